@@ -1,0 +1,30 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+const config = [
+  ...nextVitals,
+  ...nextTs,
+  { ignores: [".next/**", ".data/**", "node_modules/**", "lib/db/generated/**", "link/node_modules/**", "next-env.d.ts"] },
+  {
+    // process.env is read only by the config module (and the provisioning scripts that set it).
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["lib/config/env.mjs", "scripts/**", "e2e/**", "playwright.config.ts", "link/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through lib/config (config())." },
+      ],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*", "@/components/*", "../app/*", "../../app/*", "../../components/*"], message: "lib/ never imports from app/ or components/." }] },
+      ],
+    },
+  },
+];
+
+export default config;

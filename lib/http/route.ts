@@ -1,0 +1,120 @@
+// The wrapper every route handler goes through: request id, authentication, body/query parsing
+// and error mapping to the one JSON error shape. Handlers stay thin and call one lib/ function.
+import { randomUUID } from "node:crypto";
+import { z, ZodError, type ZodType } from "zod";
+import { AppError, errorBody } from "../errors";
+import { log } from "../log";
+
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+type Ctx<Principal, Body, Query> = {
+  req: Request;
+  requestId: string;
+  principal: Principal;
+  body: Body;
+  query: Query;
+  params: Record<string, string>;
+};
+
+type RouteOptions<Principal, Body, Query> = {
+  /** Resolves who is asking, or throws an AppError (401/404). Omit for public routes. */
+  auth?: (req: Request) => Promise<Principal>;
+  body?: ZodType<Body>;
+  query?: ZodType<Query>;
+  maxBodyBytes?: number;
+  handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
+};
+
+type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export function route<Principal = undefined, Body = undefined, Query = undefined>(
+  options: RouteOptions<Principal, Body, Query>,
+) {
+  return async (req: Request, context?: NextRouteContext): Promise<Response> => {
+    const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    try {
+      const principal = options.auth ? await options.auth(req) : (undefined as Principal);
+      const body = options.body ? options.body.parse(await readJson(req, options.maxBodyBytes)) : (undefined as Body);
+      const query = options.query
+        ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
+        : (undefined as Query);
+      const rawParams = context ? await context.params : {};
+      const params = Object.fromEntries(
+        Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
+      );
+      const result = await options.handler({ req, requestId, principal, body, query, params });
+      if (result instanceof Response) return result;
+      return json(result ?? { ok: true }, 200, requestId);
+    } catch (err) {
+      return errorResponse(err, requestId, req);
+    }
+  };
+}
+
+export function json(data: unknown, status = 200, requestId?: string): Response {
+  return new Response(JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...(requestId ? { "x-request-id": requestId } : {}),
+    },
+  });
+}
+
+async function readJson(req: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new AppError("request.unsupported_media_type", "Send the body as JSON with content-type application/json.");
+  }
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const text = await readCapped(req, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("request.invalid_json", "The request body is not valid JSON.");
+  }
+}
+
+async function readCapped(req: Request, maxBytes: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(maxBytes: number) {
+  return new AppError("request.too_large", `The request body is over ${maxBytes} bytes.`);
+}
+
+/** Zod issues as `{ path, message }` with dotted JSON paths, for 422 details. */
+export function zodDetails(err: ZodError) {
+  return err.issues.map((i) => ({ path: i.path.length ? "/" + i.path.join("/") : "/", message: i.message }));
+}
+
+function errorResponse(err: unknown, requestId: string, req: Request): Response {
+  if (err instanceof AppError) return json(errorBody(err), err.status, requestId);
+  if (err instanceof ZodError) {
+    const appErr = new AppError("request.invalid", "The request is not valid: see details.", {
+      details: zodDetails(err),
+    });
+    return json(errorBody(appErr), appErr.status, requestId);
+  }
+  log.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, err });
+  const internal = new AppError("internal", "Something went wrong on our side. Try again; if it persists, quote the request id.");
+  return json(errorBody(internal, requestId), 500, requestId);
+}
+
+export { z };

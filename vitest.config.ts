@@ -1,0 +1,43 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+
+// Suites: `unit` (pure logic, colocated *.test.ts), `integration` (*.int.test.ts against the real
+// PostgreSQL and Redis that scripts/test.mjs provisions) and `sandbox` (real processes in the
+// real Link sandbox, link/**/*.test.ts).
+export default defineConfig({
+  resolve: { alias: { "server-only": path.join(root, "test/server-only-stub.ts"), "@": root } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts", "test/unit/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["lib/**/*.int.test.ts", "workers/**/*.int.test.ts", "test/integration/**/*.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "sandbox",
+          include: ["link/**/*.test.ts"],
+          exclude: ["**/node_modules/**"],
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
