@@ -3,6 +3,7 @@
 // workers, scripts) and a bad one is named together with the fix. Documented in .env.example.
 import { z } from "zod";
 
+/** @param {string} what @param {string} example */
 const url = (what, example) =>
   z.string({ error: `is missing: set it to ${what}, e.g. ${example}` }).refine((v) => {
     try {
