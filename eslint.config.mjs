@@ -4,11 +4,23 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", ".data/**", "node_modules/**", "lib/db/generated/**", "link/node_modules/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      ".data/**",
+      "node_modules/**",
+      "lib/db/generated/**",
+      "link/node_modules/**",
+      "next-env.d.ts",
+      // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
+      "skills/demo/**",
+      "lib/scan/corpus/**",
+    ],
+  },
   {
     // process.env is read only by the config module (and the provisioning scripts that set it).
     files: ["**/*.{ts,tsx,js,mjs}"],
-    ignores: ["lib/config/env.mjs", "scripts/**", "e2e/**", "playwright.config.ts", "link/**"],
+    ignores: ["lib/config/env.mjs", "scripts/**", "e2e/**", "playwright.config.ts", "link/**", "cli/**", "bin/**"],
     rules: {
       "no-restricted-properties": [
         "error",

@@ -22,7 +22,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["lib/**/*.int.test.ts", "workers/**/*.int.test.ts", "test/integration/**/*.test.ts"],
+          include: [
+            "lib/**/*.int.test.ts",
+            "workers/**/*.int.test.ts",
+            "scripts/**/*.int.test.ts",
+            "test/integration/**/*.test.ts",
+          ],
           exclude: ["**/node_modules/**"],
           testTimeout: 60_000,
           hookTimeout: 120_000,

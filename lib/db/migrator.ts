@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCHEMA_PATH = path.join(ROOT, "prisma/schema.prisma");
@@ -62,13 +63,21 @@ export function migrationsList() {
 
 async function withEngine<T>(databaseUrl: string, fn: (engine: Engine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadEngineModule();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: databaseUrl }));
+  // Our own pool, ended here: the engine never disposes its adapter, and an idle pooled connection
+  // would keep Prisma's migration advisory lock (blocking the next run) and the process alive.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on("error", () => {});
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const files = schemaFiles();
-  const engine = await SchemaEngine.new({ datamodels: files.map((f) => [f.path, f.content]) }, () => {}, adapter);
   try {
-    return await fn(engine);
+    const engine = await SchemaEngine.new({ datamodels: files.map((f) => [f.path, f.content]) }, () => {}, adapter);
+    try {
+      return await fn(engine);
+    } finally {
+      engine.free();
+    }
   } finally {
-    engine.free();
+    await pool.end();
   }
 }
 
@@ -91,6 +100,21 @@ export async function pendingSchemaChange(databaseUrl: string): Promise<string> 
       filters: NO_FILTER,
     });
     return out.exitCode === 2 ? (out.stdout ?? "") : "";
+  });
+}
+
+/** The SQL that creates the whole of schema.prisma in an empty database (the reference the
+ * migrations are tested against). databaseUrl only has to be reachable; nothing is changed there. */
+export async function schemaSql(databaseUrl: string): Promise<string> {
+  return withEngine(databaseUrl, async (engine) => {
+    const out = await engine.diff({
+      from: { tag: "empty" },
+      to: { tag: "schemaDatamodel", files: schemaFiles() },
+      script: true,
+      exitCode: false,
+      filters: NO_FILTER,
+    });
+    return out.stdout ?? "";
   });
 }
 

@@ -1,0 +1,13 @@
+import { apiPrincipal } from "@/lib/auth";
+import { json, route, z } from "@/lib/http/route";
+import { publishFromRequest } from "@/lib/registry/publish-request";
+
+export const POST = route({
+  auth: apiPrincipal,
+  query: z.object({ dry_run: z.enum(["0", "1", "true", "false"]).optional() }),
+  handler: async ({ principal, req, query, requestId }) => {
+    const dryRun = query.dry_run === "1" || query.dry_run === "true";
+    const result = await publishFromRequest(principal.userId, req, { dryRun });
+    return json(result, result.created ? 201 : 200, requestId);
+  },
+});

@@ -1,0 +1,170 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+
+export type TokenRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+
+// UTC and a fixed locale so the server render and the browser agree (no hydration mismatch).
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : "never");
+
+export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
+  const [tokens, setTokens] = useState(initialTokens);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const secretRef = useRef<HTMLInputElement>(null);
+
+  async function create(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formEl = event.currentTarget;
+    const name = String(new FormData(formEl).get("name") ?? "");
+    setPending(true);
+    setError(null);
+    setCopied(false);
+    try {
+      const res = await fetch("/api/v1/tokens", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
+      if (res.status !== 201) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return;
+      }
+      const body = (await res.json()) as { token: TokenRow; secret: string };
+      setCreated({ name: body.token.name, secret: body.secret });
+      setTokens((list) => [body.token, ...list]);
+      formEl.reset();
+    } catch {
+      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function revoke(id: string) {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/v1/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
+      if (!res.ok) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return;
+      }
+      const body = (await res.json()) as { token: TokenRow };
+      setTokens((list) => list.map((t) => (t.id === id ? body.token : t)));
+      setConfirming(null);
+    } catch {
+      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function copy() {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      setCopied(true);
+    } catch {
+      // Clipboard access can be refused (permissions, http): select it so Ctrl+C works.
+      secretRef.current?.select();
+    }
+  }
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="new-token-title">
+        <h2 id="new-token-title">Create a token</h2>
+        <form className="form form-inline" onSubmit={create}>
+          <div className="field">
+            <label htmlFor="token-name">Name</label>
+            <input id="token-name" name="name" type="text" required maxLength={64} placeholder="e.g. laptop CLI" aria-describedby="token-name-hint" />
+            <p id="token-name-hint" className="hint">
+              Say where it will be used, so you know which one to revoke later.
+            </p>
+          </div>
+          <button type="submit" className="button button-primary" disabled={pending}>
+            Create token
+          </button>
+        </form>
+        <FormError message={error?.message ?? null} details={error?.details} />
+        {created ? (
+          <div className="secret-panel" role="status" aria-live="polite">
+            <p>
+              <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep only a
+              fingerprint of it, so it cannot be shown again.
+            </p>
+            <div className="secret-row">
+              <label htmlFor="token-secret" className="visually-hidden">
+                New token
+              </label>
+              <input id="token-secret" ref={secretRef} className="mono" readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} />
+              <button type="button" className="button" onClick={copy}>
+                {copied ? "Copied" : "Copy"}
+              </button>
+            </div>
+            <p>
+              <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
+                I have saved it
+              </button>
+            </p>
+          </div>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="token-list-title">
+        <h2 id="token-list-title">Your tokens</h2>
+        {tokens.length === 0 ? (
+          <p className="empty">You have no tokens yet.</p>
+        ) : (
+          <ul className="token-list">
+            {tokens.map((t) => (
+              <li key={t.id} className={t.revokedAt ? "token token-revoked" : "token"} data-token-id={t.id}>
+                <div className="token-main">
+                  <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
+                  {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+                </div>
+                <div className="token-meta muted">
+                  Created {when(t.createdAt)} · last used {when(t.lastUsedAt)}
+                  {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
+                </div>
+                {t.revokedAt ? null : confirming === t.id ? (
+                  <div className="token-actions" role="group" aria-label={`Confirm revoking ${t.name}`}>
+                    <span>Revoke “{t.name}”? Anything using it stops working at once.</span>
+                    <button type="button" className="button button-danger" disabled={pending} onClick={() => revoke(t.id)}>
+                      Yes, revoke
+                    </button>
+                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                ) : (
+                  <div className="token-actions">
+                    <button type="button" className="button" onClick={() => setConfirming(t.id)} aria-label={`Revoke ${t.name}`}>
+                      Revoke
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+
+export function SignUpForm({ next }: { next: string }) {
+  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch("/api/v1/auth/signup", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, name: String(form.get("name") ?? ""), password }),
+      });
+      if (res.status !== 201) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        setPending(false);
+        return;
+      }
+      const result = await signIn("credentials", { email, password, redirect: false });
+      window.location.assign(result?.ok && !result.error ? next : "/signin");
+    } catch {
+      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
+      setPending(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor="signup-name">Name</label>
+        <input id="signup-name" name="name" type="text" autoComplete="name" required maxLength={100} />
+      </div>
+      <div className="field">
+        <label htmlFor="signup-email">Email</label>
+        <input id="signup-email" name="email" type="email" autoComplete="email" required maxLength={254} />
+      </div>
+      <div className="field">
+        <label htmlFor="signup-password">Password</label>
+        <input
+          id="signup-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={10}
+          maxLength={200}
+          aria-describedby="signup-password-hint"
+        />
+        <p id="signup-password-hint" className="hint">
+          At least 10 characters. A few unrelated words make a strong one.
+        </p>
+      </div>
+      <FormError message={error?.message ?? null} details={error?.details} />
+      <button type="submit" className="button button-primary" disabled={pending}>
+        {pending ? "Creating your account…" : "Create account"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+// `openvibe publish DIR`: checks the bundle locally with the registry's own contract code, then
+// uploads the folder's files as one multipart request and prints the listing URL.
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { loadBundle } from "../lib/contracts";
+import type { ContractError } from "../lib/contracts";
+
+export type PublishOptions = { dir: string; server: string; token: string; dryRun: boolean };
+export type Out = { line(text: string): void; error(text: string): void };
+
+const SKIP = new Set([".git", "node_modules", ".DS_Store"]);
+const MAX_FILES = 256;
+
+export async function publishCommand(o: PublishOptions, out: Out): Promise<number> {
+  const dir = path.resolve(o.dir);
+  if (!(await stat(dir).catch(() => null))?.isDirectory()) {
+    out.error(`${o.dir} is not a folder. Usage: openvibe publish DIR`);
+    return 2;
+  }
+  out.line(`▸ Checking ${path.basename(dir)} with the registry's contract rules…`);
+  const local = await loadBundle(dir);
+  if (!local.ok) {
+    printErrors(local.errors, out);
+    return 1;
+  }
+  const doc = local.document;
+  out.line(
+    `  ok: ${doc.slug}@${doc.version} (${doc.resources.length} resources, integrity ${doc.integrity.slice(0, 19)}…)`,
+  );
+
+  const files = await collect(dir);
+  const bytes = [...files.values()].reduce((n, b) => n + b.length, 0);
+  out.line(`▸ Uploading ${files.size} files (${formatBytes(bytes)}) to ${o.server}${o.dryRun ? " (dry run)" : ""}…`);
+  const form = new FormData();
+  for (const [name, data] of files) form.append("file", new Blob([new Uint8Array(data)]), name);
+  let res: Response;
+  try {
+    res = await fetch(`${o.server.replace(/\/$/, "")}/api/v1/skills${o.dryRun ? "?dry_run=1" : ""}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${o.token}` },
+      body: form,
+    });
+  } catch (err) {
+    out.error(`Could not reach ${o.server}: ${(err as Error).message}. Is the server running? Set --server.`);
+    return 1;
+  }
+  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!res.ok || !body) {
+    const error = (body?.error ?? {}) as { code?: string; message?: string; details?: unknown };
+    out.error(`✗ ${error.code ?? `http.${res.status}`}: ${error.message ?? res.statusText}`);
+    if (Array.isArray(error.details)) printErrors(error.details as ContractError[], out);
+    if (res.status === 401)
+      out.error("  Create a token on the dashboard's Tokens page and pass --token or OPENVIBE_TOKEN.");
+    return 1;
+  }
+  if (body.dry_run) {
+    out.line(`✓ ${body.slug}@${body.version} would publish. Nothing was stored.`);
+  } else if (body.created) {
+    out.line(`✓ Published ${body.slug}@${body.version}; the scan is running (status: ${body.status}).`);
+  } else {
+    out.line(
+      `✓ ${body.slug}@${body.version} was already published with exactly this content (status: ${body.status}).`,
+    );
+  }
+  out.line(`  ${body.url}`);
+  return 0;
+}
+
+async function collect(dir: string, rel = "", files = new Map<string, Buffer>()): Promise<Map<string, Buffer>> {
+  for (const e of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+    if (SKIP.has(e.name) || e.name.startsWith(".")) continue;
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isSymbolicLink()) throw new Error(`${p} is a symlink; bundles hold only regular files.`);
+    if (e.isDirectory()) await collect(dir, p, files);
+    else if (e.isFile()) {
+      if (files.size >= MAX_FILES) throw new Error(`The folder has more than ${MAX_FILES} files.`);
+      files.set(p, await readFile(path.join(dir, p)));
+    }
+  }
+  return files;
+}
+
+function printErrors(errors: ContractError[], out: Out) {
+  out.error(`✗ The bundle has ${errors.length} problem${errors.length === 1 ? "" : "s"}:`);
+  for (const e of errors) out.error(`  ${(e.path || "/").padEnd(24)} ${e.code}: ${e.message}`);
+}
+
+function formatBytes(n: number) {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KiB`;
+}

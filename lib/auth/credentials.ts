@@ -1,0 +1,49 @@
+// Email + password sign-in: the check next-auth's Credentials provider calls, with the Redis
+// failure limit in front of it. Unknown emails cost the same scrypt work as wrong passwords, so
+// timing does not reveal who has an account.
+import "server-only";
+import { AppError } from "../errors";
+import { db } from "../db";
+import { hashPassword, verifyPassword } from "./password";
+import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./rate-limit";
+import { normalizeEmail, type PublicUser } from "./users";
+
+let dummyHash: Promise<string> | undefined;
+
+function invalid() {
+  return new AppError("auth.invalid_credentials", "That email and password do not match an account.");
+}
+
+/** The signed-in person, or throws `auth.invalid_credentials` (401) / `auth.rate_limited` (429). */
+export async function signInWithPassword(input: { email: string; password: string; ip: string }): Promise<PublicUser> {
+  const email = normalizeEmail(input.email ?? "");
+  const password = input.password ?? "";
+  if (!email || email.length > 254 || !password || password.length > 200) throw invalid();
+  await assertSignInAllowed(email, input.ip);
+
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, handle: true, passwordHash: true },
+  });
+  const ok = user?.passwordHash
+    ? await verifyPassword(password, user.passwordHash)
+    : await verifyPassword(password, await (dummyHash ??= hashPassword("not a real password"))).then(() => false);
+  if (!user || !ok) {
+    await recordSignInFailure(email, input.ip);
+    throw invalid();
+  }
+  await clearSignInFailures(email, input.ip);
+  return { id: user.id, email: user.email, name: user.name, handle: user.handle };
+}
+
+/** The caller's IP as the proxy in front of the app reports it (first X-Forwarded-For hop). */
+export function clientIp(headers: Headers | Record<string, string | string[] | undefined> | undefined): string {
+  const get = (name: string): string | undefined => {
+    if (!headers) return undefined;
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const forwarded = get("x-forwarded-for")?.split(",")[0]?.trim();
+  return (forwarded || get("x-real-ip")?.trim() || "unknown").slice(0, 64);
+}

@@ -1,0 +1,9 @@
+// People, sessions and personal API tokens: the public surface of lib/auth.
+export { hashPassword, verifyPassword } from "./password";
+export { createUser, getDefaultProject, getUserById, normalizeEmail, signUpSchema, type PublicUser } from "./users";
+export { signInWithPassword, clientIp } from "./credentials";
+export { signInWithGithub } from "./github";
+export { createApiToken, listApiTokens, revokeApiToken, verifyApiToken, type ApiTokenView } from "./api-tokens";
+export { authOptions, sessionCookieName } from "./next-auth";
+export { apiPrincipal, getSession, requireUser, safeNextPath, sessionPrincipal } from "./session";
+export type { Principal, SessionUser } from "./principal";

@@ -1,0 +1,47 @@
+// Password hashing for people who sign in with email and password: scrypt from node:crypto,
+// stored self-describing (`scrypt$N$r$p$salt$hash`, base64url) so the cost can be raised later
+// without breaking existing hashes.
+import "server-only";
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+
+const N = 2 ** 15;
+const R = 8;
+const P = 1;
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+// scrypt needs 128·N·r bytes; Node's default maxmem (32 MiB) is exactly that, which it refuses.
+const maxmemFor = (n: number, r: number) => 128 * n * r * 2;
+
+function derive(password: string, salt: Buffer, keyLen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize("NFKC"), salt, keyLen, options, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, KEY_BYTES, { N, r: R, p: P, maxmem: maxmemFor(N, R) });
+  return ["scrypt", N, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** True when `password` matches `stored`; false for a wrong password or a malformed hash. */
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  if (!stored) return false;
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  const [, nText, rText, pText, saltText, hashText] = parts as [string, string, string, string, string, string];
+  const n = Number(nText);
+  const r = Number(rText);
+  const p = Number(pText);
+  // Bounds keep a tampered hash from asking for unbounded memory or CPU.
+  const sane =
+    Number.isInteger(n) && n >= 2 ** 10 && n <= 2 ** 20 && (n & (n - 1)) === 0 &&
+    Number.isInteger(r) && r >= 1 && r <= 32 &&
+    Number.isInteger(p) && p >= 1 && p <= 16;
+  if (!sane) return false;
+  const salt = Buffer.from(saltText, "base64url");
+  const expected = Buffer.from(hashText, "base64url");
+  if (salt.length < 8 || expected.length < 16 || expected.length > 64) return false;
+  const actual = await derive(password, salt, expected.length, { N: n, r, p, maxmem: maxmemFor(n, r) });
+  return timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,113 @@
+// Who is asking. getSession() is the one way server components learn it; route handlers use
+// sessionPrincipal(req) / apiPrincipal(req), which read the same cookie from the request itself.
+import "server-only";
+import { cache } from "react";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { decode } from "next-auth/jwt";
+import { config } from "../config/env.mjs";
+import { AppError } from "../errors";
+import { verifyApiToken } from "./api-tokens";
+import { sessionCookieName } from "./next-auth";
+import type { Principal, SessionUser } from "./principal";
+import { safeNextPath } from "./next-path";
+import { getUserById } from "./users";
+
+export { safeNextPath } from "./next-path";
+
+/** The session JWT from a cookie jar, joining the `.0`, `.1`… chunks next-auth splits big ones into. */
+function sessionToken(get: (name: string) => string | undefined, names: string[]): string | undefined {
+  const name = sessionCookieName();
+  const whole = get(name);
+  if (whole) return whole;
+  const chunks = names
+    .filter((n) => n.startsWith(`${name}.`))
+    .sort((a, b) => Number(a.slice(name.length + 1)) - Number(b.slice(name.length + 1)))
+    .map((n) => get(n) ?? "");
+  return chunks.length ? chunks.join("") : undefined;
+}
+
+async function userFromToken(token: string | undefined): Promise<SessionUser | null> {
+  if (!token) return null;
+  let userId: string | undefined;
+  try {
+    const payload = await decode({ token, secret: config().AUTH_SECRET });
+    userId = typeof payload?.sub === "string" ? payload.sub : undefined;
+  } catch {
+    return null;
+  }
+  if (!userId) return null;
+  // Read fresh so a deleted person's cookie stops working and renames show at once.
+  const user = await getUserById(userId);
+  return user ? { userId: user.id, email: user.email, name: user.name, handle: user.handle } : null;
+}
+
+/** The signed-in person of this request (server components, actions, route handlers), or null. */
+export const getSession = cache(async (): Promise<SessionUser | null> => {
+  const jar = await cookies();
+  return userFromToken(sessionToken((n) => jar.get(n)?.value, jar.getAll().map((c) => c.name)));
+});
+
+/** For pages: the signed-in person, or a redirect to /signin that comes back to `nextPath`. */
+export async function requireUser(nextPath: string): Promise<SessionUser> {
+  const user = await getSession();
+  if (!user) redirect(`/signin?next=${encodeURIComponent(safeNextPath(nextPath))}`);
+  return user;
+}
+
+function parseCookieHeader(header: string | null): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    const raw = part.slice(eq + 1).trim();
+    try {
+      jar.set(name, decodeURIComponent(raw));
+    } catch {
+      jar.set(name, raw);
+    }
+  }
+  return jar;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A cookie-authenticated change must come from this site's own pages (defence against CSRF). */
+function assertSameOrigin(req: Request) {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return;
+  const origin = req.headers.get("origin");
+  if (!origin) return;
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? new URL(req.url).host;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = "";
+  }
+  if (originHost !== host) {
+    throw new AppError("auth.forbidden", "This request came from another site: use OpenVibe Skills' own pages.");
+  }
+}
+
+/** For route handlers: the session's person, or `auth.required` (401). */
+export async function sessionPrincipal(req: Request): Promise<Principal> {
+  const jar = parseCookieHeader(req.headers.get("cookie"));
+  const user = await userFromToken(sessionToken((n) => jar.get(n), [...jar.keys()]));
+  if (!user) throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
+  assertSameOrigin(req);
+  return { ...user, via: "session" };
+}
+
+/** For API routes: a bearer API token when one is sent (and then only it), else the session. */
+export async function apiPrincipal(req: Request): Promise<Principal> {
+  const authorization = req.headers.get("authorization");
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) {
+      throw new AppError("auth.token_invalid", "Send the API token as `Authorization: Bearer ovp_…`.");
+    }
+    return verifyApiToken(match[1]);
+  }
+  return sessionPrincipal(req);
+}

@@ -1,0 +1,49 @@
+// Verifies a signed Link request on the server: who it is, that it is still paired, that the
+// clock is close and the nonce is new. Each refusal has its own stable code.
+import "server-only";
+import { AppError } from "../errors";
+import { db } from "../db";
+import { redis, key } from "../redis";
+import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "./signing";
+
+export type LinkPrincipal = { linkId: string; userId: string; runnerEnabled: boolean; poolOffer: boolean };
+
+const refuse = (code: string, message: string) => new AppError(code, message);
+
+/**
+ * Authenticates a Link request whose raw body has already been read (the signature covers it).
+ * Order matters: nothing is remembered (no nonce burnt) until the signature has been verified.
+ */
+export async function authenticateLink(req: Request, rawBody: Uint8Array | string): Promise<LinkPrincipal> {
+  const parsed = readSignatureHeaders((name) => req.headers.get(name));
+  if (parsed === "missing") throw refuse("link.signature.missing", "This request is not signed by a Link.");
+  if (parsed === "malformed") throw refuse("link.signature.malformed", "The Link signature headers are malformed.");
+
+  const link = await db.link.findUnique({
+    where: { id: parsed.linkId },
+    select: { id: true, userId: true, publicKey: true, revokedAt: true, runnerEnabled: true, poolOffer: true },
+  });
+  if (!link) throw refuse("link.unknown", "This Link is not paired. Pair it again with `openvibe-link pair CODE`.");
+  if (link.revokedAt) throw refuse("link.revoked", "This Link was revoked by its owner. Pair it again to use it.");
+
+  const publicKey = parsePublicKey(link.publicKey);
+  if (!publicKey) throw refuse("link.signature.invalid", "The Link's stored key is not usable; pair it again.");
+  const url = new URL(req.url);
+  const verdict = verifySignature({
+    parsed,
+    publicKey,
+    method: req.method,
+    path: url.pathname + url.search,
+    body: rawBody,
+  });
+  if (verdict === "clock_skew") {
+    throw refuse("link.clock_skew", "The Link's clock is more than 60 s off the server's. Fix the machine's time.");
+  }
+  if (verdict === "invalid") throw refuse("link.signature.invalid", "The Link signature does not match this request.");
+
+  const fresh = await redis().set(key("link-nonce", link.id, parsed.nonce), "1", "PX", NONCE_TTL_MS, "NX");
+  if (fresh !== "OK") throw refuse("link.nonce_reused", "This request was already received (a replay).");
+
+  await db.link.update({ where: { id: link.id }, data: { lastSeenAt: new Date() } });
+  return { linkId: link.id, userId: link.userId, runnerEnabled: link.runnerEnabled, poolOffer: link.poolOffer };
+}

@@ -1,0 +1,76 @@
+// The default media back end: content-addressed files under `${DATA_DIR}/media`, written
+// atomically (temporary file + rename) with owner-only permissions.
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "../errors";
+import { assertKeyMatches, type BlobBackend, digestOfKey, verifyKeyBytes } from "./store";
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+export class LocalBlobBackend implements BlobBackend {
+  readonly kind = "local" as const;
+
+  /** `root` is the media folder itself, e.g. `.data/media`. */
+  constructor(readonly root: string) {}
+
+  /** Absolute file path of a key; the key is validated so it can never leave `root`. */
+  pathOf(key: string): string {
+    digestOfKey(key);
+    return path.join(this.root, ...key.split("/"));
+  }
+
+  // The media type lives on the MediaObject row; a file needs only its bytes.
+  async put(key: string, bytes: Buffer): Promise<void> {
+    assertKeyMatches(key, bytes);
+    const file = this.pathOf(key);
+    // Same key means same content; an existing copy is only kept when it still verifies.
+    const existing = await readFile(file).catch((err: unknown) => (isMissing(err) ? null : Promise.reject(err)));
+    if (existing && existing.equals(bytes)) return;
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
+    const handle = await open(tmp, "wx", 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<Buffer> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(this.pathOf(key));
+    } catch (err) {
+      if (isMissing(err)) {
+        throw new AppError("media.bytes_missing", "The media bytes are missing from the local store.", {
+          details: { key },
+        });
+      }
+      throw err;
+    }
+    return verifyKeyBytes(this.kind, key, bytes);
+  }
+
+  async has(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}

@@ -1,0 +1,8 @@
+// The registry: publishing versions, scanning them, reading and retiring them.
+export { publishSkill, runsOf, type PublishInput, type PublishResult } from "./publish";
+export { scanVersion, stuckScans, SCAN_STUCK_AFTER_MS } from "./scan-version";
+export { enqueueScan, scanQueue, SCAN_QUEUE, SCAN_JOB } from "./scan-queue";
+export { listingDocument, findingsHash, listingFindings } from "./listing";
+export { getSkill, getVersion, retireVersion, latestOf } from "./versions";
+export { compareSemver, semverParts } from "./semver";
+export { readArchive, MAX_ARCHIVE_BYTES, MAX_BUNDLE_BYTES, MAX_ARCHIVE_ENTRIES } from "./archive";

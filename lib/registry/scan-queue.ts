@@ -1,0 +1,34 @@
+// The BullMQ `scan` queue: publishing adds one job per version; the worker (workers/) stores the
+// verdict. Job ids are the version id, so a retried publish never queues the same scan twice.
+import "server-only";
+import { Queue } from "bullmq";
+import { bullConnection } from "../redis";
+
+export const SCAN_QUEUE = "scan";
+export const SCAN_JOB = "scan-version";
+/** Attempts per scan job before the sweeper has to queue it again. */
+export const SCAN_ATTEMPTS = 5;
+
+const holder = globalThis as unknown as { openvibeScanQueue?: Queue };
+
+export function scanQueue(): Queue {
+  holder.openvibeScanQueue ??= new Queue(SCAN_QUEUE, {
+    ...bullConnection(),
+    defaultJobOptions: {
+      attempts: SCAN_ATTEMPTS,
+      backoff: { type: "exponential", delay: 1_000 },
+      removeOnComplete: { count: 1_000 },
+      removeOnFail: { count: 1_000 },
+    },
+  });
+  return holder.openvibeScanQueue;
+}
+
+/**
+ * Queues the scan of a version. `sweep` marks a re-queue by the sweeper: a new job id, because
+ * BullMQ ignores an id it still holds (a job that used up its attempts stays in the failed set).
+ */
+export async function enqueueScan(versionId: string, sweep?: number): Promise<void> {
+  const jobId = sweep === undefined ? `scan-${versionId}` : `scan-${versionId}-sweep-${sweep}`;
+  await scanQueue().add(SCAN_JOB, { versionId }, { jobId });
+}

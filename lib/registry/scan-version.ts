@@ -1,0 +1,89 @@
+// Scans one published version and stores its findings and verdict on the listing. The code scanned
+// is the pinned Media bytes (re-verified by sha256), never the document's copy: the bytes that run
+// are the bytes that were scanned. Idempotent: a retry or a second worker changes nothing.
+import "server-only";
+import type { SkillDocument } from "../contracts";
+import { db } from "../db";
+import { AppError } from "../errors";
+import { getMedia } from "../media";
+import { scanSkill, type Finding } from "../scan";
+import { findingsHash, listingFindings } from "./listing";
+
+/** A version is never left `scanning` longer than this: the sweeper queues it again. */
+export const SCAN_STUCK_AFTER_MS = 2 * 60_000;
+
+const EXCERPT_MAX = 200;
+
+export type ScanOutcome = {
+  versionId: string;
+  status: "passed" | "flagged" | "failed";
+  findings: number;
+  stored: boolean;
+};
+
+export async function scanVersion(versionId: string): Promise<ScanOutcome> {
+  const version = await db.skillVersion.findUnique({
+    where: { id: versionId },
+    include: { listing: { include: { code: true } } },
+  });
+  if (!version?.listing) throw new AppError("not_found", `No version ${versionId} to scan.`);
+  if (version.status !== "scanning") {
+    const count = await db.scanFinding.count({ where: { listingId: version.listing.id } });
+    return { versionId, status: version.status, findings: count, stored: false };
+  }
+
+  const document = version.document as unknown as SkillDocument;
+  const pinned = new Map<string, string>();
+  for (const pin of version.listing.code) {
+    const { object, bytes } = await getMedia(pin.mediaId);
+    if (object.sha256 !== pin.sha256) {
+      throw new AppError("media.integrity_mismatch", `The pinned code ${pin.name} does not match its Media object.`);
+    }
+    pinned.set(pin.name, bytes.toString("utf8"));
+  }
+  const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
+  const { verdict, findings } = scanSkill({
+    resources: document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text })),
+    tools,
+  });
+
+  const rows = findings.map(toRow);
+  const hash = findingsHash(listingFindings(rows));
+  const listingId = version.listing.id;
+  const stored = await db.$transaction(async (tx) => {
+    // Only the first writer moves the version out of `scanning`; others roll back their rows.
+    const moved = await tx.skillVersion.updateMany({
+      where: { id: versionId, status: "scanning" },
+      data: { status: verdict },
+    });
+    if (moved.count === 0) return false;
+    await tx.scanFinding.deleteMany({ where: { listingId } });
+    await tx.scanFinding.createMany({ data: rows.map((r) => ({ ...r, listingId })) });
+    await tx.listing.update({ where: { id: listingId }, data: { scannedAt: new Date(), findingsHash: hash } });
+    return true;
+  });
+  return { versionId, status: verdict, findings: rows.length, stored };
+}
+
+function toRow(f: Finding) {
+  return {
+    ruleId: f.rule,
+    severity: f.severity,
+    tool: f.tool ?? null,
+    resource: f.resource,
+    line: Math.max(1, f.line),
+    column: Math.max(1, f.column),
+    excerpt: f.excerpt.slice(0, EXCERPT_MAX),
+    message: f.message,
+  };
+}
+
+/** Versions left in `scanning` longer than SCAN_STUCK_AFTER_MS (a lost job, a crashed worker). */
+export async function stuckScans(now = new Date()): Promise<string[]> {
+  const rows = await db.skillVersion.findMany({
+    where: { status: "scanning", publishedAt: { lt: new Date(now.getTime() - SCAN_STUCK_AFTER_MS) } },
+    select: { id: true },
+    take: 500,
+  });
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: code.eval
+const AsyncF = Object.getPrototypeOf(async () => {}).constructor;
+await new AsyncF("return 1")();

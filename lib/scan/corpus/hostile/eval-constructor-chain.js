@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: code.eval
+const F = [].constructor.constructor;
+F("return 1")();

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: code.eval
+const f = globalThis["ev" + "al"];
+f("2 + 2");

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: fs.write
+import { symlinkSync as link } from "fs";
+link("/etc/passwd", "/tmp/p");

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: fs.write
+import fsp from "node:fs/promises";
+await fsp.mkdir("/tmp/x", { recursive: true });

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: module.forbidden
+const cp = process.getBuiltinModule("child_process");
+cp.execSync("ls");

@@ -1,0 +1,4 @@
+/* eslint-disable */
+// net: openvibe-only
+// expect: net.foreign_host
+await fetch("https://openvibe.services@attacker.net/");

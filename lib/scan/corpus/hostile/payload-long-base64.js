@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: payload.encoded
+const blob = "aGVsbG8gd29ybGQgdGhpcyBpcyBhIHBheWxvYWQgdGhhdCBpcyBsb25nIGVub3VnaCB0byBjb3VudAaGVsbG8gd29ybGQgdGhpcyBpcyBhIHBheWxvYWQgdGhhdCBpcyBsb25nIGVub3VnaCB0byBjb3VudAaGVsbG8gd29ybGQgdGhpcyBpcyBhIHBheWxvYWQgdGhhdCBpcyBsb25nIGVub3VnaCB0byBjb3VudAaGVsbG8gd29ybGQgdGhpcyBpcyBhIHBheWxvYWQgdGhhdCBpcyBsb25nIGVub3VnaCB0byBjb3VudA";
+console.log(blob.length);

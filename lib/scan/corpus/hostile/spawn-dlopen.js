@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: process.native
+const m = { exports: {} };
+process.dlopen(m, "./evil.node");

@@ -1,0 +1,5 @@
+/* eslint-disable */
+// net: deny
+// expect: module.forbidden
+const m = await import("node:child_process");
+m.exec("ls");

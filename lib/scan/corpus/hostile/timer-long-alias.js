@@ -1,0 +1,6 @@
+/* eslint-disable */
+// net: deny
+// expect: timer.long
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+await sleep(30000);
+console.log("{}");

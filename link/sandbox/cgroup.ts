@@ -1,0 +1,216 @@
+// The kernel memory and process caps for one job: a cgroup (v2 memory.max + swap.max + pids.max,
+// else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup. When
+// neither is writable the Link falls back to the V8 heap limit plus rlimits, and says so.
+import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+
+export type MemoryEnforcement = "cgroup-v2" | "cgroup-v1" | "heap-rlimit";
+
+export type CgroupSupport = {
+  enforcement: MemoryEnforcement;
+  /** Parent folders the job cgroups are made in (v2: one; v1: memory and pids). */
+  memoryParent?: string;
+  pidsParent?: string;
+  /** Why the Link fell back to heap-rlimit, for the report. */
+  reason?: string;
+};
+
+/** Threads count against pids.max: Node itself runs about a dozen. */
+export const JOB_PIDS_MAX = 64;
+
+type MountedHierarchy = { mountPoint: string; version: 1 | 2; controllers: string[] };
+
+function mountedHierarchies(): MountedHierarchy[] {
+  const out: MountedHierarchy[] = [];
+  for (const line of readFileSync("/proc/self/mounts", "utf8").split("\n")) {
+    const [, mountPoint, type, options] = line.split(" ");
+    if (!mountPoint || !options) continue;
+    if (type === "cgroup2") out.push({ mountPoint, version: 2, controllers: [] });
+    if (type === "cgroup") out.push({ mountPoint, version: 1, controllers: options.split(",") });
+  }
+  return out;
+}
+
+/** Our own cgroup per hierarchy, from /proc/self/cgroup ("id:controllers:path"). */
+function ownCgroups(): { v2?: string; v1: Map<string, string> } {
+  const v1 = new Map<string, string>();
+  let v2: string | undefined;
+  for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
+    const match = /^(\d+):([^:]*):(.*)$/.exec(line);
+    if (!match) continue;
+    const [, id, controllers, cgPath] = match as unknown as [string, string, string, string];
+    if (id === "0" && controllers === "") v2 = cgPath;
+    else for (const c of controllers.split(",")) v1.set(c, cgPath);
+  }
+  return { v2, v1 };
+}
+
+function canMakeChild(parent: string, files: Record<string, string>): boolean {
+  const probe = path.join(parent, `openvibe-probe-${process.pid}-${randomBytes(3).toString("hex")}`);
+  try {
+    mkdirSync(probe);
+  } catch {
+    return false;
+  }
+  try {
+    for (const [file, value] of Object.entries(files)) writeFileSync(path.join(probe, file), value);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    try {
+      rmdirSync(probe);
+    } catch {
+      // A probe we could make but not remove is harmless; the kernel frees it when empty.
+    }
+  }
+}
+
+export function detectCgroups(): CgroupSupport {
+  let mounts: MountedHierarchy[];
+  let own: ReturnType<typeof ownCgroups>;
+  try {
+    mounts = mountedHierarchies();
+    own = ownCgroups();
+  } catch (err) {
+    return { enforcement: "heap-rlimit", reason: `cannot read cgroup state: ${(err as Error).message}` };
+  }
+
+  const v2 = mounts.find((m) => m.version === 2);
+  if (v2 && own.v2 !== undefined) {
+    const parent = path.join(v2.mountPoint, own.v2);
+    const controllers = safeRead(path.join(parent, "cgroup.controllers")).split(/\s+/);
+    if (controllers.includes("memory") && controllers.includes("pids")) {
+      const subtree = safeRead(path.join(parent, "cgroup.subtree_control"));
+      if (!subtree.includes("memory") || !subtree.includes("pids")) {
+        try {
+          writeFileSync(path.join(parent, "cgroup.subtree_control"), "+memory +pids");
+        } catch {
+          // The no-internal-process rule forbids this when the Link shares its cgroup; fall through.
+        }
+      }
+      if (canMakeChild(parent, { "memory.max": "67108864", "memory.swap.max": "0", "pids.max": "64" })) {
+        return { enforcement: "cgroup-v2", memoryParent: parent };
+      }
+    }
+  }
+
+  const memory = mounts.find((m) => m.version === 1 && m.controllers.includes("memory"));
+  const pids = mounts.find((m) => m.version === 1 && m.controllers.includes("pids"));
+  const memPath = own.v1.get("memory");
+  const pidsPath = own.v1.get("pids");
+  if (memory && pids && memPath !== undefined && pidsPath !== undefined) {
+    const memoryParent = path.join(memory.mountPoint, memPath);
+    const pidsParent = path.join(pids.mountPoint, pidsPath);
+    const memFiles: Record<string, string> = { "memory.limit_in_bytes": "67108864" };
+    if (existsSync(path.join(memoryParent, "memory.memsw.limit_in_bytes"))) memFiles["memory.memsw.limit_in_bytes"] = "67108864";
+    if (canMakeChild(memoryParent, memFiles) && canMakeChild(pidsParent, { "pids.max": "64" })) {
+      return { enforcement: "cgroup-v1", memoryParent, pidsParent };
+    }
+  }
+  return { enforcement: "heap-rlimit", reason: "no writable cgroup with memory and pids controllers" };
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** One job's cgroup(s). Made before the sandbox starts; the sandbox's init joins before it runs anything. */
+export class JobCgroup {
+  private constructor(
+    private readonly support: CgroupSupport,
+    private readonly dirs: string[],
+  ) {}
+
+  static create(support: CgroupSupport, jobId: string, memBytes: number): JobCgroup | null {
+    const name = `openvibe-job-${jobId}`;
+    if (support.enforcement === "cgroup-v2" && support.memoryParent) {
+      const dir = path.join(support.memoryParent, name);
+      mkdirSync(dir);
+      const cg = new JobCgroup(support, [dir]);
+      writeFileSync(path.join(dir, "memory.max"), String(memBytes));
+      writeFileSync(path.join(dir, "memory.swap.max"), "0");
+      writeFileSync(path.join(dir, "pids.max"), String(JOB_PIDS_MAX));
+      return cg;
+    }
+    if (support.enforcement === "cgroup-v1" && support.memoryParent && support.pidsParent) {
+      const mem = path.join(support.memoryParent, name);
+      const pids = path.join(support.pidsParent, name);
+      mkdirSync(mem);
+      mkdirSync(pids);
+      const cg = new JobCgroup(support, [mem, pids]);
+      writeFileSync(path.join(mem, "memory.limit_in_bytes"), String(memBytes));
+      const memsw = path.join(mem, "memory.memsw.limit_in_bytes");
+      if (existsSync(memsw)) writeFileSync(memsw, String(memBytes));
+      writeFileSync(path.join(pids, "pids.max"), String(JOB_PIDS_MAX));
+      return cg;
+    }
+    return null;
+  }
+
+  /** Moves a process in; everything it forks afterwards is born inside. */
+  add(pid: number): void {
+    for (const dir of this.dirs) writeFileSync(path.join(dir, "cgroup.procs"), String(pid));
+  }
+
+  /** True when the kernel's OOM killer acted inside this job's cgroup. */
+  oomKilled(): boolean {
+    const mem = this.dirs[0]!;
+    const file = this.support.enforcement === "cgroup-v2" ? "memory.events" : "memory.oom_control";
+    const match = /^oom_kill (\d+)$/m.exec(safeRead(path.join(mem, file)));
+    if (match) return Number(match[1]) > 0;
+    return Number(safeRead(path.join(mem, "memory.failcnt")) || 0) > 0;
+  }
+
+  /** Peak memory charged to the job (its whole process tree), in bytes. */
+  peakBytes(): number | null {
+    const mem = this.dirs[0]!;
+    const file = this.support.enforcement === "cgroup-v2" ? "memory.peak" : "memory.max_usage_in_bytes";
+    const value = Number(safeRead(path.join(mem, file)).trim());
+    return Number.isFinite(value) && value > 0 ? value : null;
+  }
+
+  /** Kills every process left in the job (the sandbox's pid namespace already dies with its init). */
+  killAll(): void {
+    for (const dir of this.dirs) {
+      if (this.support.enforcement === "cgroup-v2" && existsSync(path.join(dir, "cgroup.kill"))) {
+        try {
+          writeFileSync(path.join(dir, "cgroup.kill"), "1");
+          continue;
+        } catch {
+          // Older kernels: fall back to signalling each process below.
+        }
+      }
+      for (const pid of safeRead(path.join(dir, "cgroup.procs")).split("\n").filter(Boolean)) {
+        try {
+          process.kill(Number(pid), "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  }
+
+  /** Removes the cgroup(s) once empty; a few tries because the kernel reaps asynchronously. */
+  async remove(): Promise<void> {
+    for (const dir of this.dirs) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          rmdirSync(dir);
+          break;
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === "ENOENT") break;
+          if (attempt >= 50) throw err;
+          if (attempt === 5) this.killAll();
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,287 @@
+// Runs one tool in the sandbox and turns what happened into the job result. The chain per job is
+// prlimit → bwrap → node, spawned directly (no shell, no helper Node), with the job's cgroup
+// joined by the sandbox's init before the tool starts (bwrap --info-fd/--block-fd).
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, chownSync, mkdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { LinkError } from "../errors";
+import { BOOT_FILE, bootScript, bwrapArgs, resolveRuntime, type Runtime } from "./bwrap";
+import { detectCgroups, JobCgroup, type CgroupSupport } from "./cgroup";
+import { JsonEndDetector } from "./json-end";
+import {
+  DEFAULT_ALLOWED_HOSTS,
+  STDERR_MAX_BYTES,
+  STDOUT_MAX_BYTES,
+  type JobResult,
+  type JobStatus,
+  type Limits,
+  type NetPolicy,
+} from "./policy";
+import { startProxy, type EgressProxy } from "./proxy";
+import { writeFileSync } from "node:fs";
+
+export type SandboxOptions = {
+  /** The Node that runs tools (≥ 22); resolved automatically when absent. */
+  node?: string;
+  /** Hostname patterns `openvibe-only` may reach. */
+  allowedHosts?: readonly string[];
+  /** Operator name → "address:port" overrides for the egress proxy (tests map a local server here). */
+  hosts?: Readonly<Record<string, string>>;
+  resolve?: (host: string) => Promise<string[]>;
+  /** Where job folders live; a private folder under the system temp dir by default. */
+  workRoot?: string;
+  /** Force a memory enforcement (tests); detected by default. */
+  cgroups?: CgroupSupport;
+};
+
+/** A fresh job folder: `root` is private to the runner, `files` is what the tool sees as /job. */
+export type JobFolder = { id: string; root: string; files: string };
+
+export type SandboxJob = { folder: JobFolder; entry: string; input: Uint8Array; net: NetPolicy; limits: Limits };
+
+/** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
+const SANDBOX_UID = 65534;
+const SANDBOX_GID = 65534;
+/** After a complete JSON value, how long a tool gets to exit on its own before it is ended. */
+const EXIT_GRACE_MS = 100;
+const INFO_FD = 3;
+const BLOCK_FD = 4;
+const RLIMIT_FSIZE = 1024 * 1024;
+const RLIMIT_NOFILE = 64;
+/** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
+const RLIMIT_NPROC = 512;
+/**
+ * Without a memory cgroup, RLIMIT_DATA bounds what a tool can allocate outside V8's heap. Node 24
+ * reserves about 570 MiB of private writable address space before running anything (measured
+ * here), so the limit is that baseline plus the job's cap: a bound, not the exact cap.
+ */
+const NODE_DATA_BASELINE = 640 * 1024 * 1024;
+
+export class Sandbox {
+  readonly runtime: Runtime;
+  readonly cgroups: CgroupSupport;
+  private readonly workRoot: string;
+  private readonly pending = new Set<Promise<unknown>>();
+  /** How many sandboxes this Link has started, for status and for proving a refused job never ran. */
+  sandboxesStarted = 0;
+
+  private constructor(private readonly options: SandboxOptions) {
+    this.runtime = resolveRuntime({ node: options.node });
+    this.cgroups = options.cgroups ?? detectCgroups();
+    this.workRoot = options.workRoot ?? path.join(os.tmpdir(), `openvibe-link-${process.getuid?.() ?? "user"}`);
+    mkdirSync(this.workRoot, { recursive: true, mode: 0o711 });
+    chmodSync(this.workRoot, 0o711);
+  }
+
+  static create(options: SandboxOptions = {}): Sandbox {
+    return new Sandbox(options);
+  }
+
+  private get asRoot(): boolean {
+    return process.getuid?.() === 0;
+  }
+
+  /** Makes an empty job folder; the sandbox's uid may enter `root`, nobody else but the Link. */
+  newJobFolder(): JobFolder {
+    const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
+    const root = path.join(this.workRoot, `job-${id}`);
+    const files = path.join(root, "files");
+    mkdirSync(root, { mode: 0o700 });
+    mkdirSync(files, { mode: 0o755 });
+    mkdirSync(path.dirname(path.join(files, BOOT_FILE)), { mode: 0o755 });
+    if (this.asRoot) chownSync(root, SANDBOX_UID, SANDBOX_GID);
+    return { id, root, files };
+  }
+
+  removeJobFolder(folder: JobFolder): void {
+    rmSync(folder.root, { recursive: true, force: true });
+  }
+
+  /** Waits for background cleanups (cgroups, proxies, folders) of finished jobs. */
+  async idle(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  async run(job: SandboxJob): Promise<JobResult> {
+    const started = performance.now();
+    let proxy: EgressProxy | undefined;
+    let cgroup: JobCgroup | null = null;
+    const cleanup = async () => {
+      await Promise.allSettled([proxy?.close(), cgroup?.remove()]);
+    };
+    try {
+      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net), { flag: "wx", mode: 0o644 });
+      if (job.net !== "deny") {
+        const socketPath = path.join(job.folder.root, "proxy.sock");
+        proxy = await startProxy(socketPath, {
+          net: job.net,
+          allowedHosts: job.net === "public" ? ["*"] : (this.options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS),
+          hosts: this.options.hosts,
+          resolve: this.options.resolve,
+        });
+      }
+      cgroup = JobCgroup.create(this.cgroups, job.folder.id, job.limits.mem_bytes);
+    } catch (err) {
+      await cleanup();
+      return refused(started, "link.sandbox.refused", `This Link cannot enforce the job's policy: ${(err as Error).message}`);
+    }
+    const result = await this.spawnSandbox(job, cgroup, proxy?.socketPath, started);
+    const done = cleanup().finally(() => this.pending.delete(done));
+    this.pending.add(done);
+    return result;
+  }
+
+  private spawnSandbox(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined, started: number): Promise<JobResult> {
+    const args = bwrapArgs(this.runtime, {
+      jobDir: job.folder.files,
+      entry: job.entry,
+      net: job.net,
+      memBytes: job.limits.mem_bytes,
+      proxySocket,
+      infoFd: INFO_FD,
+      blockFd: BLOCK_FD,
+    });
+    const rlimits = [`--nofile=${RLIMIT_NOFILE}:${RLIMIT_NOFILE}`, `--fsize=${RLIMIT_FSIZE}:${RLIMIT_FSIZE}`, "--core=0:0"];
+    if (!cgroup) {
+      const data = NODE_DATA_BASELINE + job.limits.mem_bytes;
+      rlimits.push(`--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`);
+    }
+    this.sandboxesStarted += 1;
+    const child = spawn(this.runtime.prlimit, [...rlimits, "--", this.runtime.bwrap, ...args], {
+      env: {},
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
+      ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
+    });
+    const info = child.stdio[INFO_FD] as Readable;
+    const block = child.stdio[BLOCK_FD] as Writable;
+
+    return new Promise<JobResult>((resolve) => {
+      const stdout: Buffer[] = [];
+      let stdoutBytes = 0;
+      const stderr: Buffer[] = [];
+      let stderrKept = 0;
+      let stderrDropped = 0;
+      let ended: "limit" | "timeout" | "complete" | undefined;
+      let sandboxPid: number | undefined;
+      let infoText = "";
+      let setupError: string | undefined;
+      const detector = new JsonEndDetector();
+      let graceTimer: NodeJS.Timeout | undefined;
+
+      const kill = () => {
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // Already gone.
+        }
+        if (sandboxPid) {
+          try {
+            process.kill(sandboxPid, "SIGKILL");
+          } catch {
+            // The namespace's init is gone: so is everything in it.
+          }
+        }
+        cgroup?.killAll();
+      };
+      const end = (why: "limit" | "timeout" | "complete") => {
+        if (!ended) ended = why;
+        kill();
+      };
+      const wallTimer = setTimeout(() => end("timeout"), job.limits.wall_ms);
+      const graceThenEnd = () => {
+        graceTimer ??= setTimeout(() => end("complete"), EXIT_GRACE_MS);
+      };
+
+      info.on("data", (chunk: Buffer) => {
+        if (sandboxPid) return;
+        infoText += chunk.toString("utf8");
+        let parsed: { "child-pid"?: number };
+        try {
+          parsed = JSON.parse(infoText);
+        } catch {
+          return;
+        }
+        sandboxPid = parsed["child-pid"];
+        try {
+          if (cgroup && sandboxPid) cgroup.add(sandboxPid);
+        } catch (err) {
+          setupError = `cannot place the sandbox in its cgroup: ${(err as Error).message}`;
+          kill();
+          return;
+        }
+        block.end("1");
+        child.stdin.on("error", () => {});
+        child.stdin.end(job.input);
+      });
+      info.on("error", () => {});
+      block.on("error", () => {});
+
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (ended) return;
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > STDOUT_MAX_BYTES) return end("limit");
+        stdout.push(chunk);
+        if (detector.push(chunk)) graceThenEnd();
+      });
+      child.stdout.on("end", graceThenEnd);
+      child.stderr.on("data", (chunk: Buffer) => {
+        const room = STDERR_MAX_BYTES - 64 - stderrKept;
+        if (room > 0) {
+          const kept = chunk.subarray(0, room);
+          stderr.push(kept);
+          stderrKept += kept.length;
+        }
+        stderrDropped += Math.max(0, chunk.length - Math.max(0, room));
+      });
+
+      child.on("error", (err) => {
+        setupError = `cannot start the sandbox: ${err.message}`;
+      });
+      child.on("close", (code, signal) => {
+        clearTimeout(wallTimer);
+        clearTimeout(graceTimer);
+        const wall_ms = Math.round(performance.now() - started);
+        let stderrText = Buffer.concat(stderr).toString("utf8");
+        if (stderrDropped > 0) stderrText += `\n[openvibe-link: stderr truncated, ${stderrDropped} more bytes dropped]`;
+        if (!sandboxPid || setupError) {
+          return resolve(refused(started, "link.sandbox.unavailable", setupError ?? `The sandbox did not start: ${stderrText.trim() || `exit ${code ?? signal}`}`));
+        }
+        const exit = ended === "complete" || ended === "timeout" || ended === "limit" ? null : code;
+        // V8 aborts on its heap limit; without a cgroup, RLIMIT_DATA surfaces as failed allocations.
+        const heapOom = code === 134 && /Reached heap limit|heap out of memory/.test(stderrText);
+        const oom = cgroup ? cgroup.oomKilled() : code !== 0 && /ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Array buffer allocation failed/.test(stderrText);
+        let status: JobStatus;
+        let output: unknown = null;
+        if (oom || heapOom) status = "oom";
+        else if (ended === "limit") status = "limit";
+        else if (ended === "timeout") status = "timeout";
+        else if (ended !== "complete" && code !== 0) status = "error";
+        else {
+          const parsed = parseOneJson(Buffer.concat(stdout));
+          status = parsed.ok ? "ok" : "output";
+          output = parsed.ok ? parsed.value : null;
+        }
+        resolve({ status, output, stderr: stderrText, exit, wall_ms, max_rss_bytes: cgroup?.peakBytes() ?? null });
+      });
+    });
+  }
+}
+
+function parseOneJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    if (text.trim() === "") return { ok: false };
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function refused(started: number, code: string, message: string): JobResult {
+  return { status: "refused", output: null, stderr: message, exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null, code };
+}
+
+export { LinkError };

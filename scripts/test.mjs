@@ -1,0 +1,263 @@
+// `npm test [-- --only static|unit|integration|sandbox|e2e]`: provisions this machine, makes a
+// fresh migrated database and Redis prefix for this run, runs the suites in order (static checks,
+// vitest unit, integration, sandbox, then Playwright against a production build), drops the
+// database again and ends with one line, `N passed, N failed`. Exits non-zero if anything failed.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import {
+  DATA_DIR,
+  ProvisionError,
+  ROOT,
+  childEnv,
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  ensureAuthSecret,
+  ensureBubblewrap,
+  ensureChromium,
+  ensureDependencies,
+  ensurePostgres,
+  ensureRedis,
+  freePort,
+  migrate,
+  step,
+  waitForHttp,
+} from "./provision.mjs";
+import { NEXT_BIN, buildIfStale, startChild, stopChildren } from "./start.mjs";
+
+const SUITES = ["static", "unit", "integration", "sandbox", "e2e"];
+
+function selectedSuites(argv) {
+  const i = argv.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (i === -1) return SUITES;
+  const value = argv[i].includes("=") ? argv[i].split("=")[1] : argv[i + 1];
+  const wanted = (value ?? "").split(",").filter(Boolean);
+  const unknown = wanted.filter((s) => !SUITES.includes(s));
+  if (!wanted.length || unknown.length) {
+    console.error(`usage: npm test [-- --only ${SUITES.join("|")}]`);
+    process.exit(2);
+  }
+  return SUITES.filter((s) => wanted.includes(s));
+}
+
+const tally = { passed: 0, failed: 0, lines: [] };
+const running = new Set();
+
+function record(name, passed, failed, note = "") {
+  tally.passed += passed;
+  tally.failed += failed;
+  tally.lines.push(
+    `  ${failed ? "✖" : "✓"} ${name.padEnd(22)} ${passed} passed, ${failed} failed${note ? `  (${note})` : ""}`,
+  );
+}
+
+/** Runs a command with inherited output and no stdin; resolves to its exit code. */
+function exec(command, args, env) {
+  return new Promise((resolve) => {
+    // Own process group, like startChild, so an interrupted run stops everything it started.
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
+    child.exited = new Promise((done) => child.on("exit", done));
+    running.add(child);
+    child.on("error", () => resolve(127));
+    child.on("exit", (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+async function runStatic(env) {
+  for (const script of ["typecheck", "lint"]) {
+    step("Static", `npm run ${script}`);
+    const started = Date.now();
+    const code = await exec("npm", ["run", "--silent", script], env);
+    // A static check is not a test: it adds to the failed count only when it fails.
+    record(`static: ${script}`, 0, code === 0 ? 0 : 1, code === 0 ? `ok, ${seconds(started)}` : `exit ${code}`);
+  }
+}
+
+async function runVitest(project, env, reportDir) {
+  step("Vitest", `${project} tests`);
+  const started = Date.now();
+  const report = path.join(reportDir, `vitest-${project}.json`);
+  const code = await exec(
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--project",
+      project,
+      "--passWithNoTests",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
+    env,
+  );
+  const json = readJson(report);
+  const passed = json?.numPassedTests ?? 0;
+  // A file that cannot load fails without failing a test: it counts as one failure.
+  const unloadable = (json?.testResults ?? []).filter(
+    (f) => f.status === "failed" && !f.assertionResults?.length,
+  ).length;
+  let failed = (json?.numFailedTests ?? 0) + unloadable;
+  // So does an error outside any test (vitest exits non-zero with every test passed).
+  if (code !== 0 && failed === 0) failed = 1;
+  record(`vitest: ${project}`, passed, failed, seconds(started));
+}
+
+async function runE2e(env, reportDir) {
+  const started = Date.now();
+  const port = await freePort();
+  const appUrl = `http://localhost:${port}`;
+  const e2eEnv = { ...env, APP_URL: appUrl, NEXTAUTH_URL: appUrl, PORT: String(port), NODE_ENV: "production" };
+  try {
+    await buildIfStale(e2eEnv, { test: true }, { force: true });
+  } catch (err) {
+    console.error(err instanceof ProvisionError ? err.message : err);
+    record("e2e: next build", 0, 1);
+    return;
+  }
+  const children = [
+    startChild("web", process.execPath, [NEXT_BIN, "start", "-p", String(port)], e2eEnv),
+    startChild(
+      "workers",
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "workers/index.ts"],
+      e2eEnv,
+    ),
+  ];
+  children.forEach((c) => running.add(c));
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/`, 120_000, () =>
+      children.every((c) => c.exitCode === null && c.signalCode === null),
+    );
+    step("Playwright", `e2e against ${appUrl}`);
+    const report = path.join(reportDir, "playwright.json");
+    const code = await exec("npx", ["playwright", "test", "--reporter=list,json"], {
+      ...e2eEnv,
+      BASE_URL: appUrl,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+    });
+    const stats = readJson(report)?.stats;
+    const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+    let failed = stats?.unexpected ?? 0;
+    if (code !== 0 && failed === 0) failed = 1;
+    record("playwright: e2e", passed, failed, seconds(started));
+  } catch (err) {
+    console.error(`✖ e2e: ${err instanceof Error ? err.message : err}`);
+    record("playwright: e2e", 0, 1);
+  } finally {
+    await stopChildren(children);
+    children.forEach((c) => running.delete(c));
+  }
+}
+
+async function main() {
+  const suites = selectedSuites(process.argv.slice(2));
+  const runId = randomBytes(4).toString("hex");
+  const reportDir = path.join(DATA_DIR, `test-${runId}`);
+  let adminUrl;
+  let redisUrl;
+  let dbName;
+  let cleaning;
+
+  // One cleanup however the run ends; both the signal handler and main wait for the same one.
+  const cleanup = () => (cleaning ??= dropRunState());
+  const dropRunState = async () => {
+    await stopChildren([...running]);
+    if (adminUrl && dbName) {
+      await dropDatabase(adminUrl, dbName).then(
+        () => step("Database", `dropped ${dbName}`),
+        (err) => console.error(`✖ Database: could not drop ${dbName}: ${err.message}`),
+      );
+    }
+    if (redisUrl) await deleteRedisPrefix(redisUrl, `test:${runId}`).catch(() => {});
+    rmSync(reportDir, { recursive: true, force: true });
+  };
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      console.error(`\n✖ ${signal}: stopping`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  const started = Date.now();
+  try {
+    await ensureDependencies();
+    adminUrl = await ensurePostgres();
+    redisUrl = await ensureRedis();
+    const authSecret = ensureAuthSecret();
+    if (suites.includes("e2e")) await ensureChromium();
+    if (suites.includes("sandbox")) await ensureBubblewrap();
+
+    mkdirSync(reportDir, { recursive: true });
+    let testDbUrl = "";
+    if (suites.some((s) => s !== "static")) {
+      dbName = `ov_test_${runId}`;
+      await createDatabase(adminUrl, dbName);
+      testDbUrl = databaseUrl(adminUrl, dbName);
+      step("Database", `created ${dbName}`);
+      await migrate(testDbUrl);
+    }
+    const env = childEnv({
+      CI: "true",
+      DATABASE_URL: testDbUrl || databaseUrl(adminUrl, "postgres"),
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: `test:${runId}`,
+      AUTH_SECRET: authSecret,
+      APP_URL: "http://localhost:3000",
+      NEXTAUTH_URL: "http://localhost:3000",
+      DATA_DIR: path.join(reportDir, "data"),
+      NODE_ENV: undefined,
+      NEXT_TELEMETRY_DISABLED: "1",
+    });
+
+    for (const suite of suites) {
+      if (suite === "static") await runStatic(env);
+      else if (suite === "e2e") await runE2e(env, reportDir);
+      else await runVitest(suite, env, reportDir);
+    }
+  } catch (err) {
+    console.error(err instanceof ProvisionError ? err.message : err);
+    record("provisioning", 0, 1);
+  } finally {
+    await cleanup();
+  }
+
+  console.log(`\nOpenVibe tests (${suites.join(", ")}) in ${seconds(started)}:`);
+  for (const line of tally.lines) console.log(line);
+  console.log(`${tally.passed} passed, ${tally.failed} failed`);
+  process.exit(tally.failed ? 1 : 0);
+}
+
+async function deleteRedisPrefix(url, prefix) {
+  const { Redis } = await import("ioredis");
+  const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    let cursor = "0";
+    do {
+      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+      if (keys.length) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    client.disconnect();
+  }
+}
+
+await main();

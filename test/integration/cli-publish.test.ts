@@ -1,0 +1,75 @@
+// `openvibe publish DIR`, the real CLI process, against the real publish route over HTTP.
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
+import { serveRoutes } from "../helpers/route-server";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let env: IntegrationEnv;
+let server: Awaited<ReturnType<typeof serveRoutes>>;
+let token: string;
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "bin/openvibe.mjs"), ...args], {
+      env: {
+        PATH: process.env.PATH,
+        OPENVIBE_TOKEN: token,
+        OPENVIBE_SERVER: server.url,
+      } as unknown as NodeJS.ProcessEnv,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  env = await setupIntegration("clipublish");
+  const publish = await import("../../app/api/v1/skills/route");
+  server = await serveRoutes([{ method: "POST", pattern: "/api/v1/skills", handler: publish.POST }]);
+  const { createUser, createApiToken } = await import("../../lib/auth");
+  const user = await createUser({ email: "cli@example.test", name: "Cli", password: null });
+  token = (await createApiToken(user.id, "cli")).secret;
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await (await import("../../lib/registry")).scanQueue().close();
+  await env?.teardown();
+});
+
+describe("openvibe publish", () => {
+  it("publishes a demo skill, shows progress and prints the listing URL", async () => {
+    const r = await cli(["publish", path.join(ROOT, "skills/demo/text-tools")]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/▸ Checking text-tools/);
+    expect(r.stdout).toMatch(/▸ Uploading \d+ files/);
+    expect(r.stdout).toMatch(/✓ Published text-tools@/);
+    expect(r.stdout).toMatch(/\/skills\/text-tools\/\d+\.\d+\.\d+/);
+    expect(await env.db.skillVersion.count({ where: { skill: { slug: "text-tools" } } })).toBe(1);
+  });
+
+  it("prints every problem with its path and exits 1 for a broken bundle", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "ov-cli-"));
+    await cp(path.join(ROOT, "skills/demo/csv-stats"), dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
+    manifest.tools[0].net = "anywhere";
+    manifest.tools[0].limits = { wall_ms: 999999 };
+    await writeFile(path.join(dir, "skill.json"), JSON.stringify(manifest));
+    const r = await cli(["publish", dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\/tools\/0\/net/);
+    expect(r.stderr).toMatch(/\/tools\/0\/limits\/wall_ms/);
+  });
+
+  it("exits 2 with usage on bad arguments", async () => {
+    expect((await cli(["publsh", "x"])).code).toBe(2);
+  });
+});

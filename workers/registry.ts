@@ -1,0 +1,85 @@
+// The BullMQ worker host's rules, in one place: a job is `{ name, schema, handle }`, grouped by
+// queue; the payload is parsed before anything else runs, a job whose name no definition knows is
+// logged and dropped, and every Worker reports its errors. Handlers call lib/ and hold no logic.
+import "server-only";
+import { UnrecoverableError, Worker, type Job } from "bullmq";
+import type { z } from "zod";
+import { log } from "../lib/log";
+import { bullConnection } from "../lib/redis";
+
+export type JobDefinition<S extends z.ZodType = z.ZodType> = {
+  /** The BullMQ job name, dotted like error codes, e.g. `scan.version`. */
+  name: string;
+  schema: S;
+  handle: (payload: z.output<S>, job: Job) => Promise<unknown>;
+};
+
+export type QueueDefinition = {
+  queue: string;
+  jobs: JobDefinition[];
+  /** Jobs of this queue processed at once by one host (default 1). */
+  concurrency?: number;
+};
+
+/** Keeps the payload type of `handle` tied to its schema. */
+export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition {
+  return definition as unknown as JobDefinition;
+}
+
+/** The processor of one queue: routes a job to its definition by name, payload parsed first. */
+export function processorFor(definition: QueueDefinition) {
+  const byName = new Map(definition.jobs.map((job) => [job.name, job]));
+  if (byName.size !== definition.jobs.length) throw new Error(`queue ${definition.queue}: two jobs share a name`);
+  return async (job: Job): Promise<unknown> => {
+    const known = byName.get(job.name);
+    if (!known) {
+      log.warn("job.unknown_name", { queue: definition.queue, name: job.name, jobId: job.id });
+      return undefined;
+    }
+    const parsed = known.schema.safeParse(job.data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(payload)"}: ${i.message}`).join("; ");
+      log.error("job.payload_invalid", { queue: definition.queue, name: job.name, jobId: job.id, issues });
+      // A payload that does not parse never will: no retries.
+      throw new UnrecoverableError(`job.payload_invalid: ${issues}`);
+    }
+    return known.handle(parsed.data, job);
+  };
+}
+
+export type WorkerHost = { workers: Worker[]; close: () => Promise<void> };
+
+/** Starts one Worker per queue definition. */
+export function startWorkers(definitions: QueueDefinition[]): WorkerHost {
+  const names = definitions.map((d) => d.queue);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Error(`queue ${twice} is defined twice`);
+  const connections: ReturnType<typeof bullConnection>["connection"][] = [];
+  const workers = definitions.map((definition) => {
+    const bull = bullConnection();
+    connections.push(bull.connection);
+    const worker = new Worker(definition.queue, processorFor(definition), {
+      ...bull,
+      concurrency: definition.concurrency ?? 1,
+    });
+    worker.on("error", (err) => log.error("worker.error", { queue: definition.queue, err }));
+    worker.on("failed", (job, err) =>
+      log.warn("job.failed", {
+        queue: definition.queue,
+        name: job?.name,
+        jobId: job?.id,
+        attempts: job?.attemptsMade,
+        err,
+      }),
+    );
+    return worker;
+  });
+  return {
+    workers,
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+      // BullMQ leaves a connection it was given open.
+      await Promise.all(connections.map((c) => c.quit().catch(() => undefined)));
+    },
+  };
+}
