@@ -62,7 +62,7 @@ async function exec(argv: string[]): Promise<number> {
   const entry = resolveEntry(dir, values.entry);
   const input = readInput(path.resolve(values.input));
 
-  const sandbox = Sandbox.create();
+  const sandbox = await Sandbox.create();
   const folder = sandbox.newJobFolder();
   try {
     copyLocalFolder(dir, folder.files);

@@ -8,7 +8,7 @@ import { runSkillJob } from "./job";
 import { copyLocalFolder, parseEntry, parsePinnedInputs, type PinnedInput } from "./inputs";
 import { Sandbox } from "./sandbox/run";
 
-const sandbox = Sandbox.create();
+const sandbox = await Sandbox.create();
 const media = new Map<string, Uint8Array>();
 let fetched: string[] = [];
 const fetchMedia = async (id: string) => {

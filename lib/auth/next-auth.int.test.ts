@@ -61,7 +61,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   fake?.close();
-  const { redis } = await import("../redis");
+  const { redis, key } = await import("../redis");
+  const stale = await redis().keys(key("*"));
+  if (stale.length) await redis().del(...stale);
   redis().disconnect();
   await db?.$disconnect();
   await database?.drop();

@@ -87,6 +87,7 @@ export const ERROR_STATUS = {
   "skill.not_owner": 403,
   "skill.version_exists": 409,
   "skill.publish_conflict": 409,
+  "link.not_found": 404,
   "internal": 500,
 } as const satisfies Record<string, number>;
 

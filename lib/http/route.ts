@@ -9,6 +9,8 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 type Ctx<Principal, Body, Query> = {
   req: Request;
+  /** The body as read once (only when `body` or `rawBody` is set). */
+  rawBody: string;
   requestId: string;
   principal: Principal;
   body: Body;
@@ -18,8 +20,10 @@ type Ctx<Principal, Body, Query> = {
 
 type RouteOptions<Principal, Body, Query> = {
   /** Resolves who is asking, or throws an AppError (401/404). Omit for public routes. */
-  auth?: (req: Request) => Promise<Principal>;
+  auth?: (req: Request, rawBody: string) => Promise<Principal>;
   body?: ZodType<Body>;
+  /** Read the body before authenticating (signed requests cover the body's bytes). */
+  rawBody?: boolean;
   query?: ZodType<Query>;
   maxBodyBytes?: number;
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
@@ -33,8 +37,9 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
   return async (req: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
-      const principal = options.auth ? await options.auth(req) : (undefined as Principal);
-      const body = options.body ? options.body.parse(await readJson(req, options.maxBodyBytes)) : (undefined as Body);
+      const rawBody = options.body || options.rawBody ? await readBodyText(req, options) : "";
+      const principal = options.auth ? await options.auth(req, rawBody) : (undefined as Principal);
+      const body = options.body ? options.body.parse(parseJson(rawBody)) : (undefined as Body);
       const query = options.query
         ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
         : (undefined as Query);
@@ -42,7 +47,7 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
-      const result = await options.handler({ req, requestId, principal, body, query, params });
+      const result = await options.handler({ req, rawBody, requestId, principal, body, query, params });
       if (result instanceof Response) return result;
       return json(result ?? { ok: true }, 200, requestId);
     } catch (err) {
@@ -62,14 +67,18 @@ export function json(data: unknown, status = 200, requestId?: string): Response 
   });
 }
 
-async function readJson(req: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+async function readBodyText(req: Request, options: { body?: unknown; maxBodyBytes?: number }): Promise<string> {
+  const maxBytes = options.maxBodyBytes ?? MAX_JSON_BODY_BYTES;
   const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
+  if (options.body && req.body && !/^application\/json\b/i.test(type)) {
     throw new AppError("request.unsupported_media_type", "Send the body as JSON with content-type application/json.");
   }
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await readCapped(req, maxBytes);
+  return readCapped(req, maxBytes);
+}
+
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -95,6 +95,7 @@ const FS_WRITE = new Set(
   ).split(" "),
 );
 const FS_OPEN = new Set(["open", "openSync"]);
+const STDIO_WRITES = new Set(["writeSync", "write", "writeFileSync", "appendFileSync"]);
 const READ_FLAGS = new Set(["r", "rs", "sr"]);
 const ITER_METHODS = new Set(["forEach", "map", "filter", "reduce", "reduceRight", "some", "every", "find", "findIndex", "findLast", "findLastIndex", "flatMap"]);
 const FN_REFS_SAFE_CALL = new Set(["console.log", "console.error", "console.warn", "console.info", "console.debug"]);
@@ -213,10 +214,14 @@ export class Analyzer {
   private override: Map<string, V> | null = null;
   private depth = 0;
   private memberBinds = 0;
+  /** Callee positions of `fs.writeSync(1, …)`-style writes to stdout/stderr, which are output, not files. */
+  private stdoutWrites = new Set<number>();
 
   constructor(private readonly net: Net) {}
 
   private report(rule: RuleId, pos: number, detail?: string) {
+    if (pos < 1) pos = 1;
+    if (rule === "fs.write" && this.stdoutWrites.has(pos)) return;
     const k = rule + "@" + pos;
     if (this.seen.has(k)) return;
     this.seen.add(k);
@@ -347,6 +352,9 @@ export class Analyzer {
       case "ArrowFunctionExpression":
         this.visitFunction(n, n.params, n.body, true);
         return;
+      case "ClassDeclaration":
+        this.bind(n.identifier, { src: n });
+        break;
       case "ClassMethod":
       case "PrivateMethod":
       case "Constructor":
@@ -564,6 +572,8 @@ export class Analyzer {
     // callbacks: a function handed to a call on X sees X's data (taint), and `.then(fn)` sees the value
     if (callee.type === "MemberExpression") {
       const prop = propName(callee);
+      const a0 = argExprs[0];
+      if (prop !== null && STDIO_WRITES.has(prop) && a0 && ((a0.type === "NumericLiteral" && (a0.value === 1 || a0.value === 2)) || isStdioFd(a0))) this.stdoutWrites.add(callee.span.start);
       for (const a of argExprs) {
         if (!a || !isFn(a)) continue;
         const ps = a.params ?? [];
@@ -572,6 +582,7 @@ export class Analyzer {
         if (!first) continue;
         if (prop === "then" || prop === "finally") this.bindPattern(first, { src: callee.object }, []);
         else this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
+        if (prop !== null && ITER_METHODS.has(prop) && a === a0) this.bindPattern(first, { src: callee.object, path: [null] }, []);
         if (prop === "on" || prop === "once" || prop === "addListener") this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
       }
       if (prop !== null && ITER_METHODS.has(prop) && argExprs[0] && isFn(argExprs[0])) {
@@ -866,6 +877,7 @@ export class Analyzer {
             const k = p.key.type === "Computed" ? asStr(this.evalExpr(p.key.expression)) : String(p.key.value);
             if (k !== null) props.set(k, p.value);
           } else if (p.type === "Identifier") props.set(p.value, p);
+          else if (p.type === "MethodProperty" && p.key.type !== "Computed") props.set(String(p.key.value), { t: "fn", node: p });
           else if (p.type === "SpreadElement") {
             const sv = this.evalExpr(p.arguments);
             if (this.isSensitive(sv)) this.report("scan.unresolved", p.arguments.span.start, "spread of a sensitive object");
@@ -877,6 +889,7 @@ export class Analyzer {
       case "ArrowFunctionExpression":
       case "ClassExpression":
       case "FunctionDeclaration":
+      case "ClassDeclaration":
         return { t: "fn", node: n };
       case "TaggedTemplateExpression": {
         const tag = this.evalExpr(n.tag);
@@ -965,6 +978,13 @@ export class Analyzer {
       case "fn":
         if (k === "constructor") return this.refAt("Function", "fn", pos);
         if (k === "call" || k === "apply" || k === "bind") return { t: "m", recv: obj, name: k };
+        if (obj.node && (obj.node.type === "ClassExpression" || obj.node.type === "ClassDeclaration") && k !== null) {
+          for (const m of obj.node.body) {
+            if ((m.type === "ClassMethod" || m.type === "ClassProperty") && m.key?.type !== "Computed" && m.key?.value === k) {
+              return m.type === "ClassMethod" ? { t: "fn", node: m.function } : m.value ? this.evalExpr(m.value) : ANY;
+            }
+          }
+        }
         return ANY;
       case "m":
         if (k === "constructor") return this.refAt("Function", "fn", pos);
@@ -1050,7 +1070,10 @@ export class Analyzer {
   }
 
   private applyCall(callee: V, args: N[], n: N, isNew: boolean, argVals?: V[]): V {
-    if (callee.t === "fn") return this.fnResult(callee.node);
+    if (callee.t === "fn") {
+      if (isNew && callee.node && (callee.node.type === "ClassExpression" || callee.node.type === "ClassDeclaration")) return callee;
+      return this.fnResult(callee.node);
+    }
     if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return ANY;
     const av = argVals ?? this.argsVals(args);
     if (callee.t === "or") {
@@ -1084,13 +1107,13 @@ export class Analyzer {
         const body = v[0];
         if (body && (body.t === "str" || (args[0] && (args[0].type === "TemplateLiteral" || (args[0].type === "BinaryExpression" && args[0].operator === "+")))))
           this.report("code.eval", pos, "string timer");
-        if (p !== "setImmediate" && v[1] && v[1].t === "num" && v[1].n > MAX_TIMER_MS) this.report("timer.long", pos, String(v[1].n));
+        if (p !== "setImmediate" && args[1]) this.checkDelay(v[1]!, args[1], pos);
         return ANY;
       }
       case "timersp.setTimeout":
       case "timersp.setInterval": {
         const v = av;
-        if (v[0] && v[0].t === "num" && v[0].n > MAX_TIMER_MS) this.report("timer.long", pos, String(v[0].n));
+        if (args[0]) this.checkDelay(v[0]!, args[0], pos);
         return ANY;
       }
       case "String.fromCharCode":
@@ -1158,6 +1181,15 @@ export class Analyzer {
       case "Reflect.getPrototypeOf": {
         const v = av[0] ?? ANY;
         if (v.t === "fn" || v.t === "m" || (v.t === "ref" && !OBJECT_REFS.has(v.p))) return { t: "fn", node: null };
+        return ANY;
+      }
+      case "Promise.resolve":
+        return av[0] ?? ANY;
+      case "Array.from":
+      case "Array": {
+        const a0 = args[0];
+        const len = a0?.type === "ObjectExpression" ? a0.properties.find((q: N) => q.type === "KeyValueProperty" && q.key.value === "length")?.value : p === "Array" ? a0 : null;
+        if (len && len.type !== "NumericLiteral" && this.tainted(len, 0) && !isLengthOf(len)) this.report("loop.input", pos, "array sized by input");
         return ANY;
       }
       case "URL": {
@@ -1282,6 +1314,12 @@ export class Analyzer {
       return ANY;
     }
     return ANY;
+  }
+
+  /** A delay over MAX_TIMER_MS after folding (strings count as Node coerces them), or one the input sets. */
+  private checkDelay(v: V, arg: N, pos: number) {
+    const n = v.t === "num" ? v.n : v.t === "str" ? Number(v.s) : NaN;
+    if (n > MAX_TIMER_MS || (Number.isNaN(n) && this.tainted(arg, 0))) this.report("timer.long", pos);
   }
 
   /** Applies a function value to known arguments (for `.map(c => String.fromCharCode(c ^ 7))`). */
@@ -1418,6 +1456,7 @@ export class Analyzer {
 
   private checkStr(v: Extract<V, { t: "str" }>, pos: number, literal: boolean) {
     const view = v.p ?? v.s;
+    if (v.s.indexOf("environ") !== -1 && /\/proc\/[^/]+\/environ/.test(v.s)) this.report("env.read", pos);
     if (longEncodedRun(view) || (view !== v.s && longEncodedRun(v.s))) this.report("payload.encoded", pos);
     if (this.net === "openvibe-only") {
       const h = foreignHostIn(v.s);
@@ -1469,6 +1508,7 @@ export class Analyzer {
       case "ArrowFunctionExpression":
       case "ClassExpression":
       case "FunctionDeclaration":
+      case "ClassDeclaration":
         return false;
       case "MemberExpression": {
         const o = e.object;
@@ -1610,6 +1650,20 @@ function propName(m: N): string | null {
   if (p.type === "Identifier") return p.value;
   if (p.type === "Computed" && (p.expression.type === "StringLiteral" || p.expression.type === "NumericLiteral")) return String(p.expression.value);
   return null;
+}
+function isLengthOf(e: N): boolean {
+  return e.type === "MemberExpression" && (propName(e) === "length" || propName(e) === "size");
+}
+function isStdioFd(e: N): boolean {
+  // process.stdout.fd / process.stderr.fd
+  return (
+    e.type === "MemberExpression" &&
+    propName(e) === "fd" &&
+    e.object.type === "MemberExpression" &&
+    (propName(e.object) === "stdout" || propName(e.object) === "stderr") &&
+    e.object.object.type === "Identifier" &&
+    e.object.object.value === "process"
+  );
 }
 function isConstTrue(t: N): boolean {
   return (t.type === "BooleanLiteral" && t.value) || (t.type === "NumericLiteral" && t.value !== 0);

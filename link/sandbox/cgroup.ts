@@ -1,7 +1,7 @@
 // The kernel memory and process caps for one job: a cgroup (v2 memory.max + swap.max + pids.max,
 // else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup. When
 // neither is writable the Link falls back to the V8 heap limit plus rlimits, and says so.
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -15,6 +15,45 @@ export type CgroupSupport = {
   /** Why the Link fell back to heap-rlimit, for the report. */
   reason?: string;
 };
+
+const JOB_PREFIX = "openvibe-job-";
+
+/**
+ * Kills and removes job cgroups left by a Link process that no longer exists. bwrap's
+ * --die-with-parent has a window during sandbox setup: a Link killed inside it can orphan a tool.
+ */
+export async function sweepOrphanedJobs(support: CgroupSupport): Promise<number> {
+  const parents = [support.memoryParent, support.pidsParent].filter((p): p is string => Boolean(p));
+  const orphans = new Map<string, string[]>();
+  for (const parent of parents) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(parent).filter((name) => name.startsWith(JOB_PREFIX));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const owner = Number(name.slice(JOB_PREFIX.length).split("-")[0]);
+      if (!Number.isSafeInteger(owner) || owner <= 0 || processExists(owner)) continue;
+      orphans.set(name, [...(orphans.get(name) ?? []), path.join(parent, name)]);
+    }
+  }
+  for (const dirs of orphans.values()) {
+    const cg = new JobCgroup(support, dirs);
+    cg.killAll();
+    await cg.remove().catch(() => undefined);
+  }
+  return orphans.size;
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /** Threads count against pids.max: Node itself runs about a dozen. */
 export const JOB_PIDS_MAX = 64;
@@ -122,13 +161,14 @@ function safeRead(file: string): string {
 
 /** One job's cgroup(s). Made before the sandbox starts; the sandbox's init joins before it runs anything. */
 export class JobCgroup {
-  private constructor(
+  constructor(
     private readonly support: CgroupSupport,
     private readonly dirs: string[],
   ) {}
 
   static create(support: CgroupSupport, jobId: string, memBytes: number): JobCgroup | null {
-    const name = `openvibe-job-${jobId}`;
+    // The Link's pid in the name lets a later Link tell a dead Link's leftovers from a live one's jobs.
+    const name = `${JOB_PREFIX}${process.pid}-${jobId}`;
     if (support.enforcement === "cgroup-v2" && support.memoryParent) {
       const dir = path.join(support.memoryParent, name);
       mkdirSync(dir);

@@ -18,7 +18,7 @@ let hits = 0;
 const keyFile = path.join(os.tmpdir(), `ov-os-layer-${process.pid}`, "link.key");
 
 beforeAll(async () => {
-  sandbox = Sandbox.create();
+  sandbox = await Sandbox.create();
   folder = sandbox.newJobFolder();
   writeFileSync(path.join(folder.files, BOOT_FILE), bootScript("deny"));
   otherJob = sandbox.newJobFolder();

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { LinkError } from "../errors";
 import { BOOT_FILE, bootScript, bwrapArgs, resolveRuntime, type Runtime } from "./bwrap";
-import { detectCgroups, JobCgroup, type CgroupSupport } from "./cgroup";
+import { detectCgroups, JobCgroup, sweepOrphanedJobs, type CgroupSupport } from "./cgroup";
 import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
@@ -76,8 +76,11 @@ export class Sandbox {
     chmodSync(this.workRoot, 0o711);
   }
 
-  static create(options: SandboxOptions = {}): Sandbox {
-    return new Sandbox(options);
+  /** Resolves the runtime and the Link's cgroups, and clears what a dead Link left behind. */
+  static async create(options: SandboxOptions = {}): Promise<Sandbox> {
+    const sandbox = new Sandbox(options);
+    await sweepOrphanedJobs(sandbox.cgroups);
+    return sandbox;
   }
 
   private get asRoot(): boolean {
@@ -144,7 +147,10 @@ export class Sandbox {
       infoFd: INFO_FD,
       blockFd: BLOCK_FD,
     });
-    const rlimits = [`--nofile=${RLIMIT_NOFILE}:${RLIMIT_NOFILE}`, `--fsize=${RLIMIT_FSIZE}:${RLIMIT_FSIZE}`, "--core=0:0"];
+    // CPU seconds: generous against wall_ms (GC threads add CPU time), and a kernel bound that holds
+    // even if this process dies and nobody is left to enforce wall_ms.
+    const cpu = Math.ceil((job.limits.wall_ms * 2) / 1000) + 1;
+    const rlimits = [`--nofile=${RLIMIT_NOFILE}:${RLIMIT_NOFILE}`, `--fsize=${RLIMIT_FSIZE}:${RLIMIT_FSIZE}`, "--core=0:0", `--cpu=${cpu}:${cpu + 1}`];
     if (!cgroup) {
       const data = NODE_DATA_BASELINE + job.limits.mem_bytes;
       rlimits.push(`--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`);
@@ -251,7 +257,8 @@ export class Sandbox {
         }
         const exit = ended === "complete" || ended === "timeout" || ended === "limit" ? null : code;
         // V8 aborts on its heap limit; without a cgroup, RLIMIT_DATA surfaces as failed allocations.
-        const heapOom = code === 134 && /Reached heap limit|heap out of memory/.test(stderrText);
+        // The tool runs as the namespace's pid 1, so V8's abort() ends in a trap, not always SIGABRT.
+        const heapOom = code !== 0 && /Reached heap limit|heap out of memory/.test(stderrText);
         const oom = cgroup ? cgroup.oomKilled() : code !== 0 && /ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Array buffer allocation failed/.test(stderrText);
         let status: JobStatus;
         let output: unknown = null;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   port = (server.address() as { port: number }).port;
-  sandbox = Sandbox.create({
+  sandbox = await Sandbox.create({
     allowedHosts: [TEST_HOST],
     hosts: { [TEST_HOST]: `127.0.0.1:${port}` },
     // Names the tests use under `public`: one that resolves to the Link's loopback.
@@ -313,7 +313,7 @@ describe("a tool cannot", () => {
 
 describe("a Link that cannot enforce the policy", () => {
   it("refuses the job instead of running it with less isolation", async () => {
-    const weak = Sandbox.create({ cgroups: { enforcement: "cgroup-v1", memoryParent: "/nonexistent/memory", pidsParent: "/nonexistent/pids" } });
+    const weak = await Sandbox.create({ cgroups: { enforcement: "cgroup-v1", memoryParent: "/nonexistent/memory", pidsParent: "/nonexistent/pids" } });
     const folder = weak.newJobFolder();
     writeFileSync(path.join(folder.files, "tool.js"), `console.log(1)`);
     const result = await weak.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net: "deny", limits: { wall_ms: 1000, mem_bytes: 67_108_864 } });

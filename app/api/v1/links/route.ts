@@ -1,0 +1,8 @@
+import { sessionPrincipal } from "@/lib/auth";
+import { route } from "@/lib/http/route";
+import { listLinks } from "@/lib/links";
+
+export const GET = route({
+  auth: sessionPrincipal,
+  handler: async ({ principal }) => ({ links: await listLinks(principal.userId) }),
+});
