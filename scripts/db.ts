@@ -49,7 +49,14 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    // The schema engine appends a Rust backtrace ("   0: sql_schema_connector::…"); the cause is above it.
+    const message = err instanceof Error ? err.message : String(err);
+    const cause = message.split("\n").filter((line) => line.trim());
+    const end = cause.findIndex((line) => /^\s+\d+: /.test(line));
+    const named = message.match(/migration_name="([^"]+)"/);
+    console.error(
+      [...cause.slice(0, end === -1 ? undefined : end), named ? `(migration ${named[1]})` : ""].join(" ").trim(),
+    );
     process.exit(1);
   },
 );

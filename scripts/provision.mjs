@@ -300,10 +300,7 @@ export async function migrate(url) {
     encoding: "utf8",
   });
   if (result.status !== 0) {
-    fail(
-      "Migrations",
-      (result.stderr || result.stdout || "scripts/db.ts migrate failed").trim().split("\n").slice(-5).join(" | "),
-    );
+    fail("Migrations", (result.stderr || result.stdout || "scripts/db.ts migrate failed").trim());
   }
   const applied = JSON.parse(result.stdout.trim().split("\n").pop() ?? "[]");
   step("Migrations", applied.length ? `applied ${applied.join(", ")}` : "up to date");

@@ -29,7 +29,7 @@ type RouteOptions<Principal, Body, Query> = {
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
 };
 
-type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
+type NextRouteContext = { params: Promise<Record<string, string | string[]> | undefined> };
 
 export function route<Principal = undefined, Body = undefined, Query = undefined>(
   options: RouteOptions<Principal, Body, Query>,
@@ -43,7 +43,7 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       const query = options.query
         ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
         : (undefined as Query);
-      const rawParams = context ? await context.params : {};
+      const rawParams = (context ? await context.params : undefined) ?? {};
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );

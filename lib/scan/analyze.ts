@@ -72,6 +72,7 @@ const GLOBAL_NAME_LIST: Record<string, string> = {
   Boolean: "Boolean",
   console: "console",
   TextDecoder: "TextDecoder",
+  Uint8Array: "Uint8Array",
   queueMicrotask: "queueMicrotask",
 };
 
@@ -151,6 +152,7 @@ interface Bind {
   rest?: boolean;
   taintOnly?: boolean;
   source?: boolean; // tainted from the start (stdin)
+  pos?: number; // where a destructured name sits, for findings reached through it
 }
 
 interface LoopRec {
@@ -214,6 +216,7 @@ export class Analyzer {
   private override: Map<string, V> | null = null;
   private depth = 0;
   private memberBinds = 0;
+  private appends = new Map<string, N[]>();
   /** Callee positions of `fs.writeSync(1, …)`-style writes to stdout/stderr, which are output, not files. */
   private stdoutWrites = new Set<number>();
 
@@ -244,7 +247,33 @@ export class Analyzer {
       const v = this.evalExpr(r);
       this.checkStringValues(v, r.span.start);
     }
+    this.checkAppends();
     this.checkLoops();
+  }
+
+  /** `s = "…"; s += "…"; s += "…"` is one value too: join the constant pieces in source order. */
+  private checkAppends() {
+    for (const [k, pieces] of this.appends) {
+      if (pieces.length < 2 && !this.binds.get(k)?.some((b) => b.src && !b.taintOnly)) continue;
+      let s = "";
+      let p = "";
+      for (const b of this.binds.get(k) ?? []) {
+        if (!b.src || b.taintOnly || b.path) continue;
+        const v = this.evalExpr(b.src);
+        if (v.t === "str") {
+          s += v.s;
+          p += v.p ?? v.s;
+        }
+        break;
+      }
+      for (const piece of pieces) {
+        const v = this.evalExpr(piece);
+        if (v.t !== "str") continue;
+        s += v.s;
+        p += v.p ?? v.s;
+      }
+      if (s.length > 0) this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, pieces[0]!.span.start, false);
+    }
   }
 
   // ---- walk --------------------------------------------------------------------------------
@@ -522,7 +551,12 @@ export class Analyzer {
         this.bind(l, { src: n.right });
         if (isFn(n.right)) this.fnName.set(n.right, key(l));
       } else this.bind(l, { src: n, taintOnly: n.operator !== "+=" }); // compound: keeps the old value's taint
-      if (n.operator === "+=" ) this.bind(l, { src: n.right, taintOnly: true });
+      if (n.operator === "+=") {
+        this.bind(l, { src: n.right, taintOnly: true });
+        let pieces = this.appends.get(key(l));
+        if (!pieces) this.appends.set(key(l), (pieces = []));
+        pieces.push(n.right);
+      }
     } else if (l.type === "MemberExpression") {
       this.members.push(l);
       this.walk(l.object, l);
@@ -638,7 +672,7 @@ export class Analyzer {
   private bindPattern(p: N, b: Bind, path: (string | null)[]) {
     switch (p.type) {
       case "Identifier":
-        this.bind(p, path.length ? { ...b, path: (b.path ?? []).concat(path) } : b);
+        this.bind(p, path.length ? { ...b, path: (b.path ?? []).concat(path), pos: p.span.start } : b);
         return;
       case "AssignmentPattern":
         this.bindPattern(p.left, b, path);
@@ -732,7 +766,7 @@ export class Analyzer {
     if (b.src) v = this.evalExpr(b.src);
     else if (b.argOf) v = this.argValue(b.argOf, b.index!);
     else v = ANY;
-    if (b.path) for (const k of b.path) v = this.member(v, k, -1);
+    if (b.path) for (const k of b.path) v = this.member(v, k, b.pos ?? -1);
     return v;
   }
 
@@ -1185,6 +1219,21 @@ export class Analyzer {
       }
       case "Promise.resolve":
         return av[0] ?? ANY;
+      case "Uint8Array":
+      case "Uint8Array.from": {
+        const a = av[0];
+        if (a?.t === "arr" && a.items.every((x) => x.t === "num")) {
+          return { t: "obj", props: new Map([["__buf", decoded(Buffer.from(a.items.map((x) => (x as { n: number }).n)).toString("latin1"))]]) };
+        }
+        return ANY;
+      }
+      case "TextDecoder":
+        return { t: "ref", p: "TextDecoder.instance" };
+      case "TextDecoder.instance.decode": {
+        const a = av[0];
+        const inner = a?.t === "obj" ? a.props.get("__buf") : undefined;
+        return inner && (inner as V).t === "str" ? decoded(Buffer.from((inner as { s: string }).s, "latin1").toString("utf8")) : ANY;
+      }
       case "Array.from":
       case "Array": {
         const a0 = args[0];

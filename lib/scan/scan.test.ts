@@ -309,6 +309,38 @@ describe("evasion", () => {
   });
 });
 
+describe("more routes", () => {
+  it("object methods, classes, callbacks and promises carry aliases", () => {
+    expectRule("const o = { get() { return process } }; o.get().env", "env.read");
+    expectRule("class A { static g() { return process } } A.g().env", "env.read");
+    expectRule("class A { g() { return process } } new A().g().env", "env.read");
+    expectRule("[process].forEach((p) => p.env)", "env.read");
+    expectRule("Promise.resolve(process).then((p) => p.env)", "env.read");
+    expectRule("const mk = () => () => process; mk()().env", "env.read");
+    expectRule('import { env } from "node:process"; env.X', "env.read");
+  });
+  it("reading the environment through /proc fails too", () => {
+    expectRule('require("fs").readFileSync("/proc/self/environ", "utf8")', "env.read");
+  });
+  it("decoders assemble payloads", () => {
+    const codes = [...Buffer.from('require("vm")')].join(",");
+    expectRule(`const s = new TextDecoder().decode(new Uint8Array([${codes}]));`, "payload.code");
+    expectRule(`const s = Buffer.from([${codes}]).toString();`, "payload.code");
+    const b64 = B64_CHUNK.repeat(3);
+    expectRule(`let s = "${b64.slice(0, 90)}";\ns += "${b64.slice(90, 180)}";\ns += "${b64.slice(180, 230)}";`, "payload.encoded");
+  });
+  it("timer delays given as strings or by the input", () => {
+    expectRule("setTimeout(f, '6000')", "timer.long");
+    expectRule('const input = JSON.parse(require("fs").readFileSync(0, "utf8")); setTimeout(f, input.delay);', "timer.long");
+    expectRule('const input = JSON.parse(require("fs").readFileSync(0, "utf8")); Array.from({ length: input.n }, (_, i) => i);', "loop.input");
+  });
+  it("writing to stdout or stderr through fs is output, not a file write", () => {
+    expectClean('require("fs").writeSync(1, JSON.stringify({ a: 1 }));');
+    expectClean('const fs = require("fs"); fs.writeSync(process.stdout.fd, "x"); fs.writeFileSync(2, "warn");');
+    expectRule('require("fs").writeSync(fd, "x");', "fs.write");
+  });
+});
+
 describe("benign look-alikes pass", () => {
   it("the word eval in a string or a comment", () => {
     expectClean('// never eval(user input)\nconst note = "eval(x) is dangerous; new Function too";\nconsole.log(note);');

@@ -110,6 +110,7 @@ export class Sandbox {
 
   async run(job: SandboxJob): Promise<JobResult> {
     const started = performance.now();
+    (globalThis as any).T = [["start", started]];
     let proxy: EgressProxy | undefined;
     let cgroup: JobCgroup | null = null;
     const cleanup = async () => {
@@ -127,6 +128,7 @@ export class Sandbox {
         });
       }
       cgroup = JobCgroup.create(this.cgroups, job.folder.id, job.limits.mem_bytes);
+      (globalThis as any).T.push(["cgroup", performance.now()]);
     } catch (err) {
       await cleanup();
       return refused(started, "link.sandbox.refused", `This Link cannot enforce the job's policy: ${(err as Error).message}`);
@@ -156,6 +158,7 @@ export class Sandbox {
       rlimits.push(`--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`);
     }
     this.sandboxesStarted += 1;
+    (globalThis as any).T.push(["spawn", performance.now()]);
     const child = spawn(this.runtime.prlimit, [...rlimits, "--", this.runtime.bwrap, ...args], {
       env: {},
       stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
@@ -211,6 +214,7 @@ export class Sandbox {
           return;
         }
         sandboxPid = parsed["child-pid"];
+        (globalThis as any).T.push(["info", performance.now()]);
         try {
           if (cgroup && sandboxPid) cgroup.add(sandboxPid);
         } catch (err) {
@@ -219,6 +223,7 @@ export class Sandbox {
           return;
         }
         block.end("1");
+        (globalThis as any).T.push(["released", performance.now()]);
         child.stdin.on("error", () => {});
         child.stdin.end(job.input);
       });
@@ -230,7 +235,7 @@ export class Sandbox {
         stdoutBytes += chunk.length;
         if (stdoutBytes > STDOUT_MAX_BYTES) return end("limit");
         stdout.push(chunk);
-        if (detector.push(chunk)) graceThenEnd();
+        if (detector.push(chunk)) { (globalThis as any).T.push(["complete", performance.now()]); graceThenEnd(); }
       });
       child.stdout.on("end", graceThenEnd);
       child.stderr.on("data", (chunk: Buffer) => {
@@ -246,7 +251,9 @@ export class Sandbox {
       child.on("error", (err) => {
         setupError = `cannot start the sandbox: ${err.message}`;
       });
+      child.on("exit", () => (globalThis as any).T.push(["exit", performance.now()]));
       child.on("close", (code, signal) => {
+        (globalThis as any).T.push(["close", performance.now()]);
         clearTimeout(wallTimer);
         clearTimeout(graceTimer);
         const wall_ms = Math.round(performance.now() - started);
