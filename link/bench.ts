@@ -54,6 +54,7 @@ try {
     exec.push(await throughExec(sandbox, toolDir));
   }
 } finally {
+  await sandbox.close();
   rmSync(toolDir, { recursive: true, force: true });
 }
 

@@ -70,7 +70,7 @@ async function exec(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return result.status === "ok" ? 0 : 1;
   } finally {
-    await sandbox.idle();
+    await sandbox.close();
     sandbox.removeJobFolder(folder);
   }
 }

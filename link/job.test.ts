@@ -28,7 +28,7 @@ const TOOL = `const helper = require("./helper.js");
 let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.stringify(helper(JSON.parse(s)))));`;
 const limits = { wall_ms: 10_000, mem_bytes: 134_217_728 };
 
-afterAll(() => sandbox.idle());
+afterAll(() => sandbox.close());
 
 describe("runSkillJob", () => {
   it("lays the verified inputs and runs the entry with the input", async () => {

@@ -87,6 +87,7 @@ export function startChild(name, command, args, env) {
   ]) {
     readline.createInterface({ input: stream }).on("line", (line) => out.write(`${tag}${line}\n`));
   }
+  child.label = name;
   child.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   return child;
 }
@@ -125,6 +126,10 @@ async function main() {
 
   const port = Number(process.env.PORT ?? 3000);
   const appUrl = process.env.APP_URL ?? `http://localhost:${port}`;
+  if (await portInUse(port)) {
+    throw new ProvisionError(`✖ Web: port ${port} is already in use: stop what uses it or run PORT=3001 npm start`);
+  }
+
   const env = childEnv({
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl,
@@ -145,10 +150,6 @@ async function main() {
 
   if (!dev) await buildIfStale(env, { DATABASE_URL: dbUrl, APP_URL: appUrl, REDIS_PREFIX: env.REDIS_PREFIX });
 
-  if (await portInUse(port)) {
-    throw new ProvisionError(`✖ Web: port ${port} is already in use: stop what uses it or run PORT=3001 npm start`);
-  }
-
   // The processes this command supervises. A local Link (`openvibe-link run`, paired to this
   // server) joins this list when the Link lands; nothing else here needs to change.
   const children = [
@@ -164,10 +165,10 @@ async function main() {
     process.exit(code);
   };
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void shutdown(0));
-  for (const [i, child] of children.entries()) {
+  for (const child of children) {
     void child.exited.then(({ code, signal }) => {
       if (stopping) return;
-      console.error(`✖ ${["web", "workers"][i]} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
+      console.error(`✖ ${child.label} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
       void shutdown(1);
     });
   }

@@ -84,7 +84,7 @@ async function runStatic(env) {
     const started = Date.now();
     const code = await exec("npm", ["run", "--silent", script], env);
     // A static check is not a test: it adds to the failed count only when it fails.
-    record(`static: ${script}`, 0, code === 0 ? 0 : 1, code === 0 ? `ok, ${seconds(started)}` : `exit ${code}`);
+    record(`static: ${script}`, 0, code === 0 ? 0 : 1, `${code === 0 ? "ok" : `exit ${code}`}, ${seconds(started)}`);
   }
 }
 
@@ -218,8 +218,10 @@ async function main() {
       REDIS_URL: redisUrl,
       REDIS_PREFIX: `test:${runId}`,
       AUTH_SECRET: authSecret,
-      APP_URL: "http://localhost:3000",
-      NEXTAUTH_URL: "http://localhost:3000",
+      // The site URL belongs to the e2e server; lib/auth derives NEXTAUTH_URL from APP_URL, which
+      // a test may set for itself.
+      APP_URL: undefined,
+      NEXTAUTH_URL: undefined,
       DATA_DIR: path.join(reportDir, "data"),
       NODE_ENV: undefined,
       NEXT_TELEMETRY_DISABLED: "1",

@@ -18,3 +18,6 @@ const holder = globalThis as unknown as { openvibeDb?: Db };
 export const db: Db = (holder.openvibeDb ??= createClient());
 
 export * from "./generated/client";
+
+/** The client inside `db.$transaction(async (tx) => …)`; `db` itself also fits where no transaction is needed. */
+export type DbTx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;

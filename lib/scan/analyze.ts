@@ -184,6 +184,78 @@ function basePathRule(p: string): RuleId | null {
   return null;
 }
 
+// swc's JSON type strings are not internalized, so a `switch` on them compares characters case by
+// case; mapping each to the internalized literal first makes every case a pointer comparison.
+const TYPE_NAMES = new Map<string, string>(
+  [
+  "Array",
+  "ArrayExpression",
+  "ArrayPattern",
+  "ArrowFunctionExpression",
+  "AssignmentExpression",
+  "AssignmentPattern",
+  "AwaitExpression",
+  "BigIntLiteral",
+  "BinaryExpression",
+  "BlockStatement",
+  "BooleanLiteral",
+  "CallExpression",
+  "CatchClause",
+  "ClassDeclaration",
+  "ClassExpression",
+  "ClassMethod",
+  "ConditionalExpression",
+  "Constructor",
+  "DoWhileStatement",
+  "ExportAllDeclaration",
+  "ExportDefaultDeclaration",
+  "ExportDefaultExpression",
+  "ExportNamedDeclaration",
+  "ExpressionStatement",
+  "ForInStatement",
+  "ForOfStatement",
+  "ForStatement",
+  "Function",
+  "FunctionDeclaration",
+  "FunctionExpression",
+  "GetterProperty",
+  "Identifier",
+  "IfStatement",
+  "ImportDeclaration",
+  "MemberExpression",
+  "MethodProperty",
+  "NewExpression",
+  "NullLiteral",
+  "NumericLiteral",
+  "ObjectExpression",
+  "ObjectPattern",
+  "OptionalChainingExpression",
+  "ParenthesisExpression",
+  "PrivateMethod",
+  "RegExpLiteral",
+  "RestElement",
+  "ReturnStatement",
+  "SequenceExpression",
+  "SetterProperty",
+  "StringLiteral",
+  "TaggedTemplateExpression",
+  "TemplateLiteral",
+  "TextDecoder",
+  "ThisExpression",
+  "URL",
+  "UnaryExpression",
+  "UpdateExpression",
+  "VariableDeclaration",
+  "VariableDeclarator",
+  "WhileStatement",
+  "WithStatement",
+  ].map((t) => [t, t]),
+);
+function typeOf(n: N): string {
+  const t: string = n.type;
+  return TYPE_NAMES.get(t) ?? t;
+}
+
 // Per node type, the keys that can hold child nodes (swc's JSON has a fixed key set per type).
 const CHILD_KEYS = new Map<string, string[]>();
 const SCALAR_KEYS = new Set(["span", "type", "ctxt", "value", "raw", "optional", "kind", "declare", "operator", "definite", "generator", "async", "isStatic", "tail", "cooked", "phase", "prefix", "await", "delegate", "spread", "typeOnly", "isTypeOnly", "accessibility", "isAbstract", "isOptional", "isOverride", "readonly", "hasEscape"]);
@@ -217,6 +289,7 @@ export class Analyzer {
   private depth = 0;
   private memberBinds = 0;
   private appends = new Map<string, N[]>();
+  private memberBindRoots = new Set<string>();
   /** Callee positions of `fs.writeSync(1, …)`-style writes to stdout/stderr, which are output, not files. */
   private stdoutWrites = new Set<number>();
 
@@ -234,8 +307,9 @@ export class Analyzer {
   run(program: N) {
     this.sloppy = program.type === "Script" && !hasUseStrict(program.body);
     this.walkList(program.body);
-    for (const m of this.members) this.evalExpr(m);
+    for (const m of this.members) if (!this.inert(m)) this.evalExpr(m);
     for (const c of this.calls) {
+      if (this.inert(c)) continue;
       const v = this.evalExpr(c);
       if (v.t === "str" || v.t === "or") this.checkStringValues(v, c.span.start);
     }
@@ -276,6 +350,25 @@ export class Analyzer {
     }
   }
 
+  /**
+   * A member or call whose chain starts at a local whose value is unknown data (the usual case:
+   * parsed input, loop variables) cannot reach anything the rules care about, so it is not evaluated.
+   */
+  private inert(n: N): boolean {
+    let b = n;
+    for (;;) {
+      const t = b.type;
+      if (t === "MemberExpression") b = b.object;
+      else if (t === "CallExpression" || t === "NewExpression") b = b.callee;
+      else if (t === "OptionalChainingExpression") b = b.base;
+      else if (t === "ParenthesisExpression") b = b.expression;
+      else break;
+    }
+    if (b.type !== "Identifier" || b.ctxt === GLOBAL_CTXT) return false;
+    if (this.memberBinds > 0 && this.memberBindRoots.has(key(b))) return false;
+    return this.evalIdent(b).t === "any";
+  }
+
   // ---- walk --------------------------------------------------------------------------------
   private walkList(list: N[]) {
     for (let i = 0; i < list.length; i++) {
@@ -285,7 +378,7 @@ export class Analyzer {
   }
 
   private walk(n: N, parent: N) {
-    switch (n.type) {
+    switch (typeOf(n)) {
       case "ExpressionStatement":
         this.walk(n.expression, n);
         return;
@@ -424,20 +517,25 @@ export class Analyzer {
       case "ForInStatement":
         this.walk(n.right, n);
         this.bindLoopLeft(n.left, n.right);
-        return this.withLoop({ kind: "forof", node: n, iter: n.right, test: null }, () => this.walk(n.body, n));
+        this.enterLoop("forof", n, n.right, null);
+        this.walk(n.body, n);
+        this.loopStack.pop();
+        return;
       case "ForStatement":
         if (n.init) this.walk(n.init, n);
-        return this.withLoop({ kind: n.test ? "for" : "forever", node: n, iter: null, test: n.test }, () => {
-          if (n.test) this.walk(n.test, n);
-          if (n.update) this.walk(n.update, n);
-          this.walk(n.body, n);
-        });
+        this.enterLoop(n.test ? "for" : "forever", n, null, n.test);
+        if (n.test) this.walk(n.test, n);
+        if (n.update) this.walk(n.update, n);
+        this.walk(n.body, n);
+        this.loopStack.pop();
+        return;
       case "WhileStatement":
       case "DoWhileStatement":
-        return this.withLoop({ kind: isConstTrue(n.test) ? "forever" : "while", node: n, iter: null, test: n.test }, () => {
-          this.walk(n.test, n);
-          this.walk(n.body, n);
-        });
+        this.enterLoop(isConstTrue(n.test) ? "forever" : "while", n, null, n.test);
+        this.walk(n.test, n);
+        this.walk(n.body, n);
+        this.loopStack.pop();
+        return;
       case "ObjectExpression":
         for (const p of n.properties) {
           if (p.type === "KeyValueProperty") {
@@ -478,13 +576,12 @@ export class Analyzer {
     }
   }
 
-  private withLoop(rec: Omit<LoopRec, "parent" | "start" | "end">, body: () => void) {
+  /** Opens a loop record; the caller walks the body and pops `loopStack`. */
+  private enterLoop(kind: LoopRec["kind"], node: N, iter: N | null, test: N | null) {
     const idx = this.loops.length;
     const parent = this.loopStack.length ? this.loopStack[this.loopStack.length - 1]! : -1;
-    this.loops.push({ ...rec, parent, start: rec.node.span.start, end: rec.node.span.end });
+    this.loops.push({ kind, node, iter, test, parent, start: node.span.start, end: node.span.end });
     this.loopStack.push(idx);
-    body();
-    this.loopStack.pop();
   }
 
   private markInput(direct: boolean) {
@@ -566,6 +663,7 @@ export class Analyzer {
       const prop = propName(l);
       if (root.type === "Identifier" && prop !== null) {
         this.addBind(key(root) + "." + prop, { src: n.right });
+        this.memberBindRoots.add(key(root));
         this.memberBinds++;
       }
       if (l.object.type === "Identifier" && l.object.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.get(l.object.value) === "global" && prop !== null) {
@@ -621,9 +719,9 @@ export class Analyzer {
       }
       if (prop !== null && ITER_METHODS.has(prop) && argExprs[0] && isFn(argExprs[0])) {
         this.walk(callee, n);
-        this.withLoop({ kind: "cb", node: n, iter: callee.object, test: null }, () => {
-          for (const a of argExprs) if (a) this.walk(a, n);
-        });
+        this.enterLoop("cb", n, callee.object, null);
+        for (const a of argExprs) if (a) this.walk(a, n);
+        this.loopStack.pop();
         return;
       }
     }
@@ -822,7 +920,7 @@ export class Analyzer {
   }
 
   private evalInner(n: N): V {
-    switch (n.type) {
+    switch (typeOf(n)) {
       case "Identifier": {
         const v = this.evalIdent(n);
         if (n.ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p) this.refCreated(v.p, "", n.span.start);
@@ -1688,8 +1786,17 @@ export class Analyzer {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
+// Binding keys are "name#ctxt"; cached per name and ctxt so a hot lookup allocates nothing.
+const KEY_CACHE = new Map<string, string[]>();
 function key(id: N): string {
-  return (id.__k ??= id.value + "#" + id.ctxt);
+  const name: string = id.value;
+  const ctxt: number = id.ctxt;
+  let byCtxt = KEY_CACHE.get(name);
+  if (!byCtxt) {
+    if (KEY_CACHE.size > 50_000) KEY_CACHE.clear();
+    KEY_CACHE.set(name, (byCtxt = []));
+  }
+  return (byCtxt[ctxt] ??= name + "#" + ctxt);
 }
 function isFn(n: N): boolean {
   return n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression");

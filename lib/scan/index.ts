@@ -3,7 +3,7 @@
 import { parseSync } from "@swc/core";
 import { Analyzer } from "./analyze";
 import { RULES, verdictOf, type Finding, type Net, type RuleId, type Verdict } from "./rules";
-import { PARSE_OPTIONS, SourceMapper, firstLongLine, longEncodedRun } from "./text";
+import { PARSE_OPTIONS, SourceMapper, firstEncodedRunInFile, firstLongLine } from "./text";
 
 export { PARSE_OPTIONS } from "./text";
 
@@ -21,7 +21,8 @@ export function scanCode(input: ScanInput): Finding[] {
   const { code, resource } = input;
   const toolName = input.tool?.name;
   const net: Net = input.tool?.net ?? "deny";
-  const map = new SourceMapper(code);
+  const ascii = Buffer.byteLength(code) === code.length;
+  const map = new SourceMapper(code, ascii);
   const out: Finding[] = [];
   const add = (rule: RuleId, loc: { line: number; column: number; excerpt: string }, excerpt?: string) => {
     const r = RULES[rule];
@@ -30,10 +31,10 @@ export function scanCode(input: ScanInput): Finding[] {
     out.push(f);
   };
 
-  const long = firstLongLine(code);
+  const long = firstLongLine(code, ascii);
   if (long !== -1) add("code.minified", map.locateIndex(long));
-  const run = longEncodedRun(code);
-  if (run) add("payload.encoded", map.locateIndex(run.at));
+  const run = firstEncodedRunInFile(code);
+  if (run !== -1) add("payload.encoded", map.locateIndex(run));
 
   let program: unknown;
   try {

@@ -10,8 +10,11 @@ export const PARSE_OPTIONS = { syntax: "ecmascript", isModule: "unknown", target
 export class SourceMapper {
   private readonly bytes: Buffer | null;
   private lineStarts: number[] | null = null;
-  constructor(private readonly code: string) {
-    this.bytes = Buffer.byteLength(code) === code.length ? null : Buffer.from(code);
+  constructor(
+    private readonly code: string,
+    ascii: boolean,
+  ) {
+    this.bytes = ascii ? null : Buffer.from(code);
   }
   private charIndex(bytePos: number): number {
     const off = Math.max(0, bytePos - 1);
@@ -50,10 +53,15 @@ function excerptAround(line: string, col: number): string {
   return (from > 0 ? "…" : "") + line.slice(from, from + EXCERPT_CHARS).trim() + "…";
 }
 
+/** Index of the first run of LONG_ENCODED_CHARS encoded characters anywhere in the file (comments too), or -1. */
+export function firstEncodedRunInFile(code: string): number {
+  const r = longEncodedRun(code);
+  return r ? r.at : -1;
+}
+
 /** Character index of the first line longer than MAX_LINE_BYTES bytes, or -1. */
-export function firstLongLine(code: string): number {
+export function firstLongLine(code: string, ascii: boolean): number {
   let start = 0;
-  const ascii = Buffer.byteLength(code) === code.length;
   while (start <= code.length) {
     let end = code.indexOf("\n", start);
     if (end === -1) end = code.length;
@@ -78,6 +86,38 @@ CLS[45] = 8;
 CLS[95] = 8;
 CLS[61] = 16;
 
+/** Cheap pre-pass: a run over the union of all three alphabets bounds every single-alphabet run. */
+function unionRunReaches(s: string): boolean {
+  let run = 0;
+  let piece = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && CLS[c] !== 0) {
+      if (++run >= LONG_ENCODED_CHARS) return true;
+      piece++;
+      continue;
+    }
+    if (piece >= WRAPPED_PIECE_MIN && (c === 10 || c === 13 || c === 32 || c === 9)) {
+      let j = i;
+      let sawNewline = false;
+      while (j < s.length) {
+        const d = s.charCodeAt(j);
+        if (d === 10 || d === 13) sawNewline = true;
+        else if (d !== 32 && d !== 9) break;
+        j++;
+      }
+      if (sawNewline) {
+        i = j - 1;
+        piece = 0;
+        continue;
+      }
+    }
+    run = 0;
+    piece = 0;
+  }
+  return false;
+}
+
 export interface RunReport {
   length: number;
   /** index in the text where the run starts */
@@ -91,7 +131,7 @@ export interface RunReport {
  * line-wrapped payloads count as one value. Returns null when no run reaches LONG_ENCODED_CHARS.
  */
 export function longEncodedRun(s: string): RunReport | null {
-  if (s.length < LONG_ENCODED_CHARS) return null;
+  if (s.length < LONG_ENCODED_CHARS || !unionRunReaches(s)) return null;
   // one pass, three alphabets at once: 0 standard base64 (+ / =), 1 url-safe (- _ =), 2 hex
   let r0 = 0, r1 = 0, r2 = 0;
   let s0 = 0, s1 = 0, s2 = 0;

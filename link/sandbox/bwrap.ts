@@ -106,9 +106,8 @@ export type SandboxCommand = {
   memBytes: number;
   /** Host path of the job's proxy socket, for net other than deny. */
   proxySocket?: string;
-  /** fds in the spawned process: bwrap reports its child pid on one and waits on the other. */
+  /** fd on which bwrap reports its child's pid. */
   infoFd: number;
-  blockFd: number;
 };
 
 /** V8's heap gets about 75 % of the cap so ordinary heap growth fails cleanly before the kernel kills. */
@@ -154,7 +153,7 @@ export function bwrapArgs(runtime: Runtime, cmd: SandboxCommand, command: string
     args.push("--setenv", "NODE_USE_ENV_PROXY", "1", "--setenv", "HTTP_PROXY", proxy, "--setenv", "HTTPS_PROXY", proxy);
   }
   args.push("--remount-ro", "/", "--chdir", SANDBOX_JOB);
-  args.push("--info-fd", String(cmd.infoFd), "--block-fd", String(cmd.blockFd));
+  args.push("--info-fd", String(cmd.infoFd));
   args.push("--", ...command);
   return args;
 }

@@ -24,7 +24,7 @@ describe("job cgroups", () => {
     for (const dir of dirs) writeFileSync(path.join(dir, "cgroup.procs"), String(orphan.pid));
     const exited = new Promise<NodeJS.Signals | null>((resolve) => orphan.on("exit", (_code, signal) => resolve(signal)));
 
-    await Sandbox.create();
+    await (await Sandbox.create()).close();
 
     expect(await exited).toBe("SIGKILL");
     for (const dir of dirs) expect(existsSync(dir)).toBe(false);

@@ -2,6 +2,7 @@
 // else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup. When
 // neither is writable the Link falls back to the V8 heap limit plus rlimits, and says so.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 
@@ -196,6 +197,36 @@ export class JobCgroup {
   /** Moves a process in; everything it forks afterwards is born inside. */
   add(pid: number): void {
     for (const dir of this.dirs) writeFileSync(path.join(dir, "cgroup.procs"), String(pid));
+  }
+
+  /** The same off the main thread: the kernel waits out an RCU grace period on each move. */
+  async addAsync(pid: number): Promise<void> {
+    await Promise.all(this.dirs.map((dir) => writeFile(path.join(dir, "cgroup.procs"), String(pid))));
+  }
+
+  /** Sets the job's memory cap (and no swap beyond it) once the job, and its cap, are known. */
+  limitMemory(memBytes: number): void {
+    const mem = this.dirs[0]!;
+    if (this.support.enforcement === "cgroup-v2") {
+      writeFileSync(path.join(mem, "memory.max"), String(memBytes));
+      return;
+    }
+    // v1 refuses memory.limit_in_bytes above memsw; order the two writes by direction.
+    const memsw = path.join(mem, "memory.memsw.limit_in_bytes");
+    const hasMemsw = existsSync(memsw);
+    const current = Number(safeRead(path.join(mem, "memory.limit_in_bytes")).trim());
+    if (hasMemsw && memBytes > current) writeFileSync(memsw, String(memBytes));
+    writeFileSync(path.join(mem, "memory.limit_in_bytes"), String(memBytes));
+    if (hasMemsw && memBytes <= current) writeFileSync(memsw, String(memBytes));
+  }
+
+  /** True when `pid` is already in every one of the job's cgroups (it was born inside). */
+  holds(pid: number): boolean {
+    const own = safeRead(`/proc/${pid}/cgroup`);
+    return this.dirs.every((dir) => {
+      const name = path.basename(dir);
+      return own.split("\n").some((line) => line.endsWith(`/${name}`));
+    });
   }
 
   /** True when the kernel's OOM killer acted inside this job's cgroup. */

@@ -33,7 +33,8 @@ beforeAll(async () => {
   port = (server.address() as { port: number }).port;
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await sandbox.close();
   sandbox.removeJobFolder(folder);
   sandbox.removeJobFolder(otherJob);
   rmSync(path.dirname(keyFile), { recursive: true, force: true });
@@ -42,9 +43,8 @@ afterAll(() => {
 
 /** Runs `source` with plain `node -e` (no --permission) inside the job's bwrap sandbox. */
 function runBare(source: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const args = bwrapArgs(sandbox.runtime, { jobDir: folder.files, entry: "unused.js", net: "deny", memBytes: 134_217_728, infoFd: 3, blockFd: 4 }, [SANDBOX_NODE, "-e", source]);
-  const child = spawn(sandbox.runtime.bwrap, args, { env: {}, stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"], ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
-  (child.stdio[4] as NodeJS.WritableStream).end("1");
+  const args = bwrapArgs(sandbox.runtime, { jobDir: folder.files, entry: "unused.js", net: "deny", memBytes: 134_217_728, infoFd: 3 }, [SANDBOX_NODE, "-e", source]);
+  const child = spawn(sandbox.runtime.bwrap, args, { env: {}, stdio: ["pipe", "pipe", "pipe", "pipe"], ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
   child.stdin.end();
   let stdout = "";
   let stderr = "";

@@ -1,18 +1,20 @@
 // Runs one tool in the sandbox and turns what happened into the job result. The chain per job is
-// prlimit → bwrap → node, spawned directly (no shell, no helper Node), with the job's cgroup
-// joined by the sandbox's init before the tool starts (bwrap --info-fd/--block-fd).
-import { spawn } from "node:child_process";
+// sh → prlimit → bwrap → node, one process image replacing the next (exec, no extra process), so
+// the Link spawns bwrap directly. The `sh` is a standby started ahead of the job and already in a
+// fresh job cgroup: joining a cgroup waits for an RCU grace period (about 10 ms here), so it is
+// done before the job arrives and the sandbox is born inside its limits.
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Readable, Writable } from "node:stream";
-import { LinkError } from "../errors";
+import type { Readable } from "node:stream";
 import { BOOT_FILE, bootScript, bwrapArgs, resolveRuntime, type Runtime } from "./bwrap";
 import { detectCgroups, JobCgroup, sweepOrphanedJobs, type CgroupSupport } from "./cgroup";
 import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
+  LIMIT_CAPS,
   STDERR_MAX_BYTES,
   STDOUT_MAX_BYTES,
   type JobResult,
@@ -21,7 +23,6 @@ import {
   type NetPolicy,
 } from "./policy";
 import { startProxy, type EgressProxy } from "./proxy";
-import { writeFileSync } from "node:fs";
 
 export type SandboxOptions = {
   /** The Node that runs tools (≥ 22); resolved automatically when absent. */
@@ -48,7 +49,6 @@ const SANDBOX_GID = 65534;
 /** After a complete JSON value, how long a tool gets to exit on its own before it is ended. */
 const EXIT_GRACE_MS = 100;
 const INFO_FD = 3;
-const BLOCK_FD = 4;
 const RLIMIT_FSIZE = 1024 * 1024;
 const RLIMIT_NOFILE = 64;
 /** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
@@ -59,14 +59,24 @@ const RLIMIT_NPROC = 512;
  * here), so the limit is that baseline plus the job's cap: a bound, not the exact cap.
  */
 const NODE_DATA_BASELINE = 640 * 1024 * 1024;
+/**
+ * The standby: reads the command line, one argument per line up to an empty line, then becomes
+ * it (exec). Whatever follows on stdin is the tool's input. No arguments: the Link went away.
+ */
+const STANDBY_SCRIPT = 'while IFS= read -r a && [ -n "$a" ]; do set -- "$@" "$a"; done; [ "$#" -gt 0 ] || exit 125; exec "$@"';
+
+type Standby = { child: ChildProcess; cgroup: JobCgroup | null; joined: Promise<void> };
 
 export class Sandbox {
   readonly runtime: Runtime;
   readonly cgroups: CgroupSupport;
-  private readonly workRoot: string;
-  private readonly pending = new Set<Promise<unknown>>();
   /** How many sandboxes this Link has started, for status and for proving a refused job never ran. */
   sandboxesStarted = 0;
+  private readonly workRoot: string;
+  private readonly pending = new Set<Promise<unknown>>();
+  private standby: Standby | undefined;
+  private standbyError: Error | undefined;
+  private closed = false;
 
   private constructor(private readonly options: SandboxOptions) {
     this.runtime = resolveRuntime({ node: options.node });
@@ -76,10 +86,11 @@ export class Sandbox {
     chmodSync(this.workRoot, 0o711);
   }
 
-  /** Resolves the runtime and the Link's cgroups, and clears what a dead Link left behind. */
+  /** Resolves the runtime and the Link's cgroups, clears what a dead Link left behind, readies a standby. */
   static async create(options: SandboxOptions = {}): Promise<Sandbox> {
     const sandbox = new Sandbox(options);
     await sweepOrphanedJobs(sandbox.cgroups);
+    sandbox.prepareStandby();
     return sandbox;
   }
 
@@ -103,20 +114,69 @@ export class Sandbox {
     rmSync(folder.root, { recursive: true, force: true });
   }
 
-  /** Waits for background cleanups (cgroups, proxies, folders) of finished jobs. */
+  /** Waits for background cleanups (cgroups, proxies) of finished jobs. */
   async idle(): Promise<void> {
     while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Stops the standby and waits for cleanups; the Sandbox runs no more jobs. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const standby = this.standby;
+    this.standby = undefined;
+    if (standby) {
+      standby.child.kill("SIGKILL");
+      await Promise.allSettled([standby.joined, new Promise((resolve) => standby.child.once("close", resolve))]);
+      await standby.cgroup?.remove().catch(() => undefined);
+    }
+    await this.idle();
+  }
+
+  private prepareStandby(): void {
+    if (this.closed || this.standby) return;
+    let cgroup: JobCgroup | null = null;
+    try {
+      cgroup = JobCgroup.create(this.cgroups, `s${randomBytes(6).toString("hex")}`, LIMIT_CAPS.mem_bytes);
+    } catch (err) {
+      this.standbyError = err as Error;
+      return;
+    }
+    this.standbyError = undefined;
+    const child = spawn("/bin/sh", ["-c", STANDBY_SCRIPT], {
+      env: {},
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
+    });
+    child.on("error", () => {});
+    const joined = cgroup && child.pid ? cgroup.addAsync(child.pid) : Promise.resolve();
+    joined.catch(() => {});
+    this.standby = { child, cgroup, joined };
+  }
+
+  /** The ready standby (made now when none is waiting); the next one is started right after. */
+  private async takeStandby(): Promise<Standby> {
+    if (!this.standby || this.standby.child.exitCode !== null || this.standby.child.signalCode !== null) {
+      this.standby = undefined;
+      this.prepareStandby();
+    }
+    const standby = this.standby;
+    this.standby = undefined;
+    if (!standby) throw this.standbyError ?? new Error("no standby");
+    setImmediate(() => this.prepareStandby());
+    await standby.joined;
+    return standby;
   }
 
   async run(job: SandboxJob): Promise<JobResult> {
     const started = performance.now();
     (globalThis as any).T = [["start", started]];
     let proxy: EgressProxy | undefined;
-    let cgroup: JobCgroup | null = null;
+    let standby: Standby | undefined;
     const cleanup = async () => {
-      await Promise.allSettled([proxy?.close(), cgroup?.remove()]);
+      await Promise.allSettled([proxy?.close(), standby?.cgroup?.remove()]);
     };
     try {
+      if (this.closed) throw new Error("the sandbox is closed");
       writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net), { flag: "wx", mode: 0o644 });
       if (job.net !== "deny") {
         const socketPath = path.join(job.folder.root, "proxy.sock");
@@ -127,19 +187,22 @@ export class Sandbox {
           resolve: this.options.resolve,
         });
       }
-      cgroup = JobCgroup.create(this.cgroups, job.folder.id, job.limits.mem_bytes);
-      (globalThis as any).T.push(["cgroup", performance.now()]);
+      (globalThis as any).T.push(["boot", performance.now()]);
+      standby = await this.takeStandby();
+      (globalThis as any).T.push(["standby", performance.now()]);
+      standby.cgroup?.limitMemory(job.limits.mem_bytes);
     } catch (err) {
+      standby?.child.kill("SIGKILL");
       await cleanup();
       return refused(started, "link.sandbox.refused", `This Link cannot enforce the job's policy: ${(err as Error).message}`);
     }
-    const result = await this.spawnSandbox(job, cgroup, proxy?.socketPath, started);
+    const result = await this.execute(job, standby, proxy?.socketPath, started);
     const done = cleanup().finally(() => this.pending.delete(done));
     this.pending.add(done);
     return result;
   }
 
-  private spawnSandbox(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined, started: number): Promise<JobResult> {
+  private commandLine(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined): string[] {
     const args = bwrapArgs(this.runtime, {
       jobDir: job.folder.files,
       entry: job.entry,
@@ -147,25 +210,30 @@ export class Sandbox {
       memBytes: job.limits.mem_bytes,
       proxySocket,
       infoFd: INFO_FD,
-      blockFd: BLOCK_FD,
     });
     // CPU seconds: generous against wall_ms (GC threads add CPU time), and a kernel bound that holds
-    // even if this process dies and nobody is left to enforce wall_ms.
+    // even if the Link dies and nobody is left to enforce wall_ms.
     const cpu = Math.ceil((job.limits.wall_ms * 2) / 1000) + 1;
     const rlimits = [`--nofile=${RLIMIT_NOFILE}:${RLIMIT_NOFILE}`, `--fsize=${RLIMIT_FSIZE}:${RLIMIT_FSIZE}`, "--core=0:0", `--cpu=${cpu}:${cpu + 1}`];
     if (!cgroup) {
       const data = NODE_DATA_BASELINE + job.limits.mem_bytes;
       rlimits.push(`--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`);
     }
+    const line = [this.runtime.prlimit, ...rlimits, "--", this.runtime.bwrap, ...args];
+    for (const arg of line) {
+      if (arg === "" || arg.includes("\n")) throw new Error(`unsafe argument ${JSON.stringify(arg)}`);
+    }
+    return line;
+  }
+
+  private execute(job: SandboxJob, standby: Standby, proxySocket: string | undefined, started: number): Promise<JobResult> {
+    const { child, cgroup } = standby;
     this.sandboxesStarted += 1;
-    (globalThis as any).T.push(["spawn", performance.now()]);
-    const child = spawn(this.runtime.prlimit, [...rlimits, "--", this.runtime.bwrap, ...args], {
-      env: {},
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
-      ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
-    });
+    const header = `${this.commandLine(job, cgroup, proxySocket).join("\n")}\n\n`;
+    child.stdin!.on("error", () => {});
+    child.stdin!.end(Buffer.concat([Buffer.from(header), job.input]));
+    (globalThis as any).T.push(["written", performance.now()]);
     const info = child.stdio[INFO_FD] as Readable;
-    const block = child.stdio[BLOCK_FD] as Writable;
 
     return new Promise<JobResult>((resolve) => {
       const stdout: Buffer[] = [];
@@ -176,27 +244,22 @@ export class Sandbox {
       let ended: "limit" | "timeout" | "complete" | undefined;
       let sandboxPid: number | undefined;
       let infoText = "";
-      let setupError: string | undefined;
       const detector = new JsonEndDetector();
       let graceTimer: NodeJS.Timeout | undefined;
 
       const kill = () => {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // Already gone.
-        }
+        child.kill("SIGKILL");
         if (sandboxPid) {
           try {
             process.kill(sandboxPid, "SIGKILL");
           } catch {
-            // The namespace's init is gone: so is everything in it.
+            // Gone already, and with it its pid namespace.
           }
         }
         cgroup?.killAll();
       };
       const end = (why: "limit" | "timeout" | "complete") => {
-        if (!ended) ended = why;
+        ended ??= why;
         kill();
       };
       const wallTimer = setTimeout(() => end("timeout"), job.limits.wall_ms);
@@ -207,38 +270,24 @@ export class Sandbox {
       info.on("data", (chunk: Buffer) => {
         if (sandboxPid) return;
         infoText += chunk.toString("utf8");
-        let parsed: { "child-pid"?: number };
         try {
-          parsed = JSON.parse(infoText);
+          sandboxPid = (JSON.parse(infoText) as { "child-pid"?: number })["child-pid"];
+          (globalThis as any).T.push(["info", performance.now()]);
         } catch {
-          return;
+          // Not all of it yet.
         }
-        sandboxPid = parsed["child-pid"];
-        (globalThis as any).T.push(["info", performance.now()]);
-        try {
-          if (cgroup && sandboxPid) cgroup.add(sandboxPid);
-        } catch (err) {
-          setupError = `cannot place the sandbox in its cgroup: ${(err as Error).message}`;
-          kill();
-          return;
-        }
-        block.end("1");
-        (globalThis as any).T.push(["released", performance.now()]);
-        child.stdin.on("error", () => {});
-        child.stdin.end(job.input);
       });
       info.on("error", () => {});
-      block.on("error", () => {});
 
-      child.stdout.on("data", (chunk: Buffer) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
         if (ended) return;
         stdoutBytes += chunk.length;
         if (stdoutBytes > STDOUT_MAX_BYTES) return end("limit");
         stdout.push(chunk);
         if (detector.push(chunk)) { (globalThis as any).T.push(["complete", performance.now()]); graceThenEnd(); }
       });
-      child.stdout.on("end", graceThenEnd);
-      child.stderr.on("data", (chunk: Buffer) => {
+      child.stdout!.on("end", graceThenEnd);
+      child.stderr!.on("data", (chunk: Buffer) => {
         const room = STDERR_MAX_BYTES - 64 - stderrKept;
         if (room > 0) {
           const kept = chunk.subarray(0, room);
@@ -248,9 +297,6 @@ export class Sandbox {
         stderrDropped += Math.max(0, chunk.length - Math.max(0, room));
       });
 
-      child.on("error", (err) => {
-        setupError = `cannot start the sandbox: ${err.message}`;
-      });
       child.on("exit", () => (globalThis as any).T.push(["exit", performance.now()]));
       child.on("close", (code, signal) => {
         (globalThis as any).T.push(["close", performance.now()]);
@@ -259,12 +305,12 @@ export class Sandbox {
         const wall_ms = Math.round(performance.now() - started);
         let stderrText = Buffer.concat(stderr).toString("utf8");
         if (stderrDropped > 0) stderrText += `\n[openvibe-link: stderr truncated, ${stderrDropped} more bytes dropped]`;
-        if (!sandboxPid || setupError) {
-          return resolve(refused(started, "link.sandbox.unavailable", setupError ?? `The sandbox did not start: ${stderrText.trim() || `exit ${code ?? signal}`}`));
+        if (!sandboxPid) {
+          return resolve(refused(started, "link.sandbox.unavailable", `The sandbox did not start: ${stderrText.trim() || `exit ${code ?? signal}`}`));
         }
-        const exit = ended === "complete" || ended === "timeout" || ended === "limit" ? null : code;
-        // V8 aborts on its heap limit; without a cgroup, RLIMIT_DATA surfaces as failed allocations.
-        // The tool runs as the namespace's pid 1, so V8's abort() ends in a trap, not always SIGABRT.
+        const exit = ended ? null : code;
+        // The tool runs as its namespace's pid 1, so V8's abort() on its heap limit ends in a trap,
+        // not always SIGABRT. Without a cgroup, RLIMIT_DATA surfaces as failed allocations.
         const heapOom = code !== 0 && /Reached heap limit|heap out of memory/.test(stderrText);
         const oom = cgroup ? cgroup.oomKilled() : code !== 0 && /ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Array buffer allocation failed/.test(stderrText);
         let status: JobStatus;
@@ -297,5 +343,3 @@ function parseOneJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false
 export function refused(started: number, code: string, message: string): JobResult {
   return { status: "refused", output: null, stderr: message, exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null, code };
 }
-
-export { LinkError };

@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandbox.idle();
+  await sandbox.close();
   sandbox.removeJobFolder(otherJob);
   server.close();
 });
@@ -318,6 +318,7 @@ describe("a Link that cannot enforce the policy", () => {
     writeFileSync(path.join(folder.files, "tool.js"), `console.log(1)`);
     const result = await weak.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net: "deny", limits: { wall_ms: 1000, mem_bytes: 67_108_864 } });
     weak.removeJobFolder(folder);
+    await weak.close();
     expect(result).toMatchObject({ status: "refused", code: "link.sandbox.refused", output: null });
   });
 });

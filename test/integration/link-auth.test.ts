@@ -13,10 +13,20 @@ let stranger: { id: string };
 
 const BASE = "http://localhost";
 
-function signed(path: string, key: LinkKeyPair, linkId: string, body: unknown, over: { now?: number; nonce?: string } = {}) {
+function signed(
+  path: string,
+  key: LinkKeyPair,
+  linkId: string,
+  body: unknown,
+  over: { now?: number; nonce?: string } = {},
+) {
   const text = JSON.stringify(body);
   const headers = signRequest({ linkId, privateKeyPem: key.privateKeyPem, method: "POST", path, body: text, ...over });
-  return new Request(BASE + path, { method: "POST", body: text, headers: { ...headers, "content-type": "application/json" } });
+  return new Request(BASE + path, {
+    method: "POST",
+    body: text,
+    headers: { ...headers, "content-type": "application/json" },
+  });
 }
 
 async function pairNew(code: string, key = generateLinkKeyPair()) {
@@ -55,7 +65,10 @@ describe("pairing", () => {
 
   it("refuses an expired code and a request not signed by the key it presents", async () => {
     const { code } = await links.createPairingCode(owner.id);
-    await env.db.linkPairingCode.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) }, where: { usedAt: null } });
+    await env.db.linkPairingCode.updateMany({
+      data: { expiresAt: new Date(Date.now() - 1000) },
+      where: { usedAt: null },
+    });
     expect((await pairNew(code)).body.error.code).toBe("link.pairing_code_invalid");
     const { code: fresh } = await links.createPairingCode(owner.id);
     const key = generateLinkKeyPair();
@@ -107,7 +120,11 @@ describe("signed requests", () => {
 
   it("refuses a tampered body", async () => {
     const req = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", pool: false });
-    const tampered = new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify({ runner: "on", pool: true }) });
+    const tampered = new Request(req.url, {
+      method: "POST",
+      headers: req.headers,
+      body: JSON.stringify({ runner: "on", pool: true }),
+    });
     expect((await (await heartbeat.POST(tampered)).json()).error.code).toBe("link.signature.invalid");
   });
 

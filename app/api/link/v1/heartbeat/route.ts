@@ -5,5 +5,8 @@ export const POST = route({
   rawBody: true,
   auth: authenticateLink,
   body: z.object({ runner: z.enum(["on", "off"]), pool: z.boolean() }),
-  handler: async ({ principal, body }) => ({ ...(await reportLinkState(principal.linkId, body)), server_time: Date.now() }),
+  handler: async ({ principal, body }) => ({
+    ...(await reportLinkState(principal.linkId, body)),
+    server_time: Date.now(),
+  }),
 });

@@ -1,0 +1,9 @@
+import { route } from "@/lib/http/route";
+import { authenticateLink } from "@/lib/links";
+import { releaseJob } from "@/lib/runs";
+
+export const POST = route({
+  rawBody: true,
+  auth: authenticateLink,
+  handler: async ({ principal, params }) => releaseJob(principal, params.id ?? ""),
+});

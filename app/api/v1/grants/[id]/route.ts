@@ -1,0 +1,8 @@
+import { sessionPrincipal } from "@/lib/auth";
+import { route } from "@/lib/http/route";
+import { revokeGrant } from "@/lib/installs";
+
+export const DELETE = route({
+  auth: sessionPrincipal,
+  handler: async ({ principal, params }) => ({ grant: await revokeGrant({ userId: principal.userId, grantId: params.id ?? "" }) }),
+});

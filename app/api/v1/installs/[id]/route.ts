@@ -1,0 +1,22 @@
+import { sessionPrincipal } from "@/lib/auth";
+import { route, z } from "@/lib/http/route";
+import { getInstall, setInstallEnabled, uninstallSkill } from "@/lib/installs";
+
+export const GET = route({
+  auth: sessionPrincipal,
+  handler: async ({ principal, params }) => ({ install: await getInstall(principal.userId, params.id ?? "") }),
+});
+
+/** Enable or disable: a disabled skill's tools cannot be called, from the next call on. */
+export const PATCH = route({
+  auth: sessionPrincipal,
+  body: z.object({ enabled: z.boolean() }),
+  handler: async ({ principal, params, body }) => ({
+    install: await setInstallEnabled({ userId: principal.userId, installId: params.id ?? "", enabled: body.enabled }),
+  }),
+});
+
+export const DELETE = route({
+  auth: sessionPrincipal,
+  handler: async ({ principal, params }) => uninstallSkill({ userId: principal.userId, installId: params.id ?? "" }),
+});

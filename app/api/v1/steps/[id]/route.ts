@@ -1,0 +1,10 @@
+import { agentPrincipal } from "@/lib/agents";
+import { route, z } from "@/lib/http/route";
+import { getStepForAgent } from "@/lib/steps";
+
+/** The step's state for its agent; `?wait=<s>` long-polls until it changes (at most 30 s). */
+export const GET = route({
+  auth: agentPrincipal,
+  query: z.object({ wait: z.coerce.number().min(0).max(30).optional() }),
+  handler: async ({ principal, params, query }) => getStepForAgent(principal, params.id ?? "", query.wait ?? 0),
+});

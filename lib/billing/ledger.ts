@@ -1,0 +1,134 @@
+// A person's Balance: the sum of an append-only ledger in micro-units. Every entry has a unique
+// idempotency key, so a retried top-up or charge can never be recorded twice. A run holds its worst
+// case when it is submitted (so the balance never goes negative) and gives back what it did not use.
+import "server-only";
+import { db, type DbTx, type LedgerKind } from "../db";
+import { AppError } from "../errors";
+import { chargeFor, formatMicros, type Placement } from "./rates";
+
+type Tx = DbTx;
+
+export async function balanceOf(userId: string, tx: Tx = db): Promise<bigint> {
+  const sum = await tx.ledgerEntry.aggregate({ where: { userId }, _sum: { amountMicros: true } });
+  return sum._sum.amountMicros ?? 0n;
+}
+
+/** Serialises balance changes of one person inside a transaction (row lock on the person). */
+async function lockPerson(tx: Tx, userId: string) {
+  await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
+}
+
+async function append(
+  tx: Tx,
+  entry: {
+    userId: string;
+    kind: LedgerKind;
+    amountMicros: bigint;
+    idempotencyKey: string;
+    memo: string;
+    jobId?: string;
+    agentId?: string | null;
+    skillSlug?: string;
+  },
+): Promise<boolean> {
+  const { count } = await tx.ledgerEntry.createMany({ data: [entry], skipDuplicates: true });
+  return count === 1;
+}
+
+export const holdKey = (jobId: string) => `run:${jobId}:1`;
+export const settleKey = (jobId: string) => `run:${jobId}:2`;
+
+/**
+ * Locks the person's balance for this transaction and checks it covers a run's worst case; refused
+ * with `billing.insufficient_balance` (and a top-up hint) when it does not.
+ */
+export async function ensureCovered(tx: Tx, userId: string, worstCaseMicros: bigint): Promise<void> {
+  await lockPerson(tx, userId);
+  const balance = await balanceOf(userId, tx);
+  if (balance < worstCaseMicros) {
+    throw new AppError(
+      "billing.insufficient_balance",
+      `This run can cost up to ${formatMicros(worstCaseMicros)} and your balance is ${formatMicros(balance)}. Top up your balance to run it.`,
+      {
+        details: {
+          balance_micros: balance.toString(),
+          needed_micros: worstCaseMicros.toString(),
+          top_up: "/dashboard/balance",
+        },
+      },
+    );
+  }
+}
+
+/** Charges a run's worst case as it is submitted (after ensureCovered in the same transaction). */
+export async function holdForRun(
+  tx: Tx,
+  p: { userId: string; jobId: string; worstCaseMicros: bigint; agentId: string | null; skillSlug: string },
+): Promise<void> {
+  await append(tx, {
+    userId: p.userId,
+    kind: "charge",
+    amountMicros: -p.worstCaseMicros,
+    idempotencyKey: holdKey(p.jobId),
+    memo: `Run of ${p.skillSlug}: held at its limits`,
+    jobId: p.jobId,
+    agentId: p.agentId,
+    skillSlug: p.skillSlug,
+  });
+}
+
+/**
+ * Settles a finished run: gives back the part of the hold it did not use (per started second at
+ * its placement's rate; nothing used when it never ran). Recorded once, whatever is retried.
+ */
+export async function settleRun(
+  tx: Tx,
+  p: { userId: string; jobId: string; wallMs: number | null; placement: Placement | null },
+): Promise<{ chargedMicros: bigint; settled: boolean }> {
+  const hold = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: holdKey(p.jobId) } });
+  if (!hold) return { chargedMicros: 0n, settled: false };
+  const held = -hold.amountMicros;
+  const used = p.wallMs === null || p.placement === null ? 0n : chargeFor(p.wallMs, p.placement);
+  const charged = used < held ? used : held;
+  const refund = held - charged;
+  const settled = await append(tx, {
+    userId: p.userId,
+    kind: "refund",
+    amountMicros: refund,
+    idempotencyKey: settleKey(p.jobId),
+    memo:
+      p.wallMs === null
+        ? "Run did not run: hold returned"
+        : `Run settled: ${formatMicros(charged)} for ${Math.ceil((p.wallMs ?? 0) / 1000) || 1} s`,
+    jobId: p.jobId,
+    agentId: hold.agentId,
+    skillSlug: hold.skillSlug ?? undefined,
+  });
+  return { chargedMicros: charged, settled };
+}
+
+/** What an agent spent today (UTC) on runs: holds minus their refunds. */
+export async function agentSpentToday(agentId: string, tx: Tx = db, now = new Date()): Promise<bigint> {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const sum = await tx.ledgerEntry.aggregate({
+    where: { agentId, createdAt: { gte: start }, kind: { in: ["charge", "refund"] } },
+    _sum: { amountMicros: true },
+  });
+  return -(sum._sum.amountMicros ?? 0n);
+}
+
+/** Adds money through the payment provider's confirmed payment (idempotent per payment id). */
+export async function recordTopUp(p: { userId: string; amountMicros: bigint; paymentId: string; memo: string }) {
+  if (p.amountMicros <= 0n) throw new AppError("request.invalid", "A top-up is a positive amount.");
+  return db.$transaction(async (tx) => {
+    await lockPerson(tx, p.userId);
+    const created = await append(tx, {
+      userId: p.userId,
+      kind: "topup",
+      amountMicros: p.amountMicros,
+      idempotencyKey: `topup:${p.paymentId}`,
+      memo: p.memo,
+    });
+    return { created, balanceMicros: await balanceOf(p.userId, tx) };
+  });
+}

@@ -1,0 +1,61 @@
+// Wake-ups across processes: a step changed, a job is waiting for a Link. Long-polls wait on
+// these instead of hammering the database; every wait also has a timeout, so a lost message only
+// costs latency, never correctness (the database stays the source of truth).
+import "server-only";
+import { EventEmitter } from "node:events";
+import { Redis } from "ioredis";
+import { config } from "../config/env.mjs";
+import { key, redis } from "../redis";
+
+const holder = globalThis as unknown as {
+  openvibeEvents?: { sub: Redis; emitter: EventEmitter; ready: Promise<unknown> };
+};
+
+function bus() {
+  if (!holder.openvibeEvents) {
+    const sub = new Redis(config().REDIS_URL, { maxRetriesPerRequest: null });
+    const emitter = new EventEmitter();
+    emitter.setMaxListeners(0);
+    const pattern = key("events", "*");
+    const prefix = key("events", "");
+    sub.on("pmessage", (_pattern, channel: string) => emitter.emit(channel.slice(prefix.length)));
+    holder.openvibeEvents = { sub, emitter, ready: sub.psubscribe(pattern) };
+  }
+  return holder.openvibeEvents;
+}
+
+export const channels = {
+  step: (stepId: string) => `step:${stepId}`,
+  userSteps: (userId: string) => `user-steps:${userId}`,
+  userJobs: (userId: string) => `jobs:user:${userId}`,
+  poolJobs: () => "jobs:pool",
+};
+
+export async function notify(...names: string[]): Promise<void> {
+  await Promise.all(names.map((name) => redis().publish(key("events", name), "1")));
+}
+
+/** Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. */
+export async function waitFor(names: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  const { emitter, ready } = bus();
+  await ready;
+  return new Promise<boolean>((resolve) => {
+    const done = (woken: boolean) => {
+      clearTimeout(timer);
+      for (const name of names) emitter.off(name, wake);
+      signal?.removeEventListener("abort", abort);
+      resolve(woken);
+    };
+    const wake = () => done(true);
+    const abort = () => done(false);
+    const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+    for (const name of names) emitter.on(name, wake);
+    signal?.addEventListener("abort", abort);
+  });
+}
+
+export async function closeEvents(): Promise<void> {
+  const events = holder.openvibeEvents;
+  holder.openvibeEvents = undefined;
+  if (events) await events.sub.quit();
+}

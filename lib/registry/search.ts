@@ -1,0 +1,148 @@
+// Browse and search: each skill once, as its latest non-retired version (highest semver), matched
+// with PostgreSQL full text (websearch_to_tsquery over the generated, GIN-indexed `searchVector`,
+// ranked by ts_rank_cd), filtered, sorted and paged in one SQL statement.
+import "server-only";
+import { db, Prisma } from "../db";
+import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
+import type { NetPolicy } from "../contracts/types";
+
+export type CardTool = { name: string; net: NetPolicy };
+
+/** What a skill card shows (browse, author and dashboard pages). */
+export type SkillCardData = {
+  slug: string;
+  version: string;
+  name: string;
+  summary: string;
+  author: { handle: string; name: string };
+  trust: "first_party" | "community";
+  installs: number;
+  status: "scanning" | "passed" | "flagged" | "failed";
+  runs: "prompt" | "sandbox";
+  tools: CardTool[];
+  publishedAt: string;
+};
+
+export type SearchResult = {
+  query: BrowseQuery;
+  skills: SkillCardData[];
+  total: number;
+  pages: number;
+};
+
+type Row = {
+  slug: string;
+  version: string;
+  name: string;
+  summary: string;
+  handle: string;
+  authorName: string;
+  trust: SkillCardData["trust"];
+  installsCount: number;
+  status: SkillCardData["status"];
+  runs: SkillCardData["runs"];
+  tools: unknown;
+  publishedAt: Date;
+  total: bigint;
+};
+
+const STATUSES: Record<BrowseQuery["status"], string[]> = {
+  installable: ["passed", "flagged"],
+  passed: ["passed"],
+  flagged: ["flagged"],
+  failed: ["failed"],
+  scanning: ["scanning"],
+  all: ["scanning", "passed", "flagged", "failed"],
+};
+
+// `v` is the latest live version of its skill when no other live version of the same skill has a
+// higher precedence: served by the (skillId, semver) index, one probe per candidate. A release
+// outranks its pre-releases; two pre-releases of one x.y.z compare as text (semver's numeric
+// identifiers, e.g. rc.10 vs rc.9, are the one case where this differs from compareSemver).
+const IS_LATEST = Prisma.sql`NOT EXISTS (
+  SELECT 1 FROM "SkillVersion" n
+  WHERE n."skillId" = v."skillId" AND n."retiredAt" IS NULL AND n.id <> v.id
+    AND (n."semverMajor", n."semverMinor", n."semverPatch", (n.prerelease IS NULL), coalesce(n.prerelease, ''))
+      > (v."semverMajor", v."semverMinor", v."semverPatch", (v.prerelease IS NULL), coalesce(v.prerelease, ''))
+)`;
+
+const WIDEST_NET = Prisma.sql`CASE
+  WHEN v.runs <> 'sandbox' THEN 'none'
+  WHEN v.document -> 'tools' @> '[{"net":"public"}]' THEN 'public'
+  WHEN v.document -> 'tools' @> '[{"net":"openvibe-only"}]' THEN 'openvibe-only'
+  ELSE 'none' END`;
+
+export type SearchScope = {
+  /** Only this author's skills (author pages). */
+  ownerId?: string;
+  pageSize?: number;
+};
+
+export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
+  const pageSize = scope.pageSize ?? PAGE_SIZE;
+  const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
+  const where: Prisma.Sql[] = [Prisma.sql`v."retiredAt" IS NULL`, IS_LATEST];
+  where.push(Prisma.sql`v.status::text = ANY(${STATUSES[query.status]}::text[])`);
+  if (tsquery) where.push(Prisma.sql`v."searchVector" @@ ${tsquery}`);
+  if (query.runs) where.push(Prisma.sql`v.runs::text = ${query.runs}`);
+  if (query.trust) where.push(Prisma.sql`s.trust::text = ${query.trust}`);
+  if (query.net) where.push(Prisma.sql`(${WIDEST_NET}) = ${query.net}`);
+  if (scope.ownerId) where.push(Prisma.sql`s."ownerId" = ${scope.ownerId}`);
+
+  const rank = tsquery ? Prisma.sql`ts_rank_cd(v."searchVector", ${tsquery})` : Prisma.sql`0`;
+  const order =
+    query.sort === "newest"
+      ? Prisma.sql`v."publishedAt" DESC, s.slug`
+      : query.sort === "installs"
+        ? Prisma.sql`s."installsCount" DESC, s.slug`
+        : tsquery
+          ? Prisma.sql`rank DESC, s."installsCount" DESC, s.slug`
+          : // Relevance without words: what most people install, newest first among equals.
+            Prisma.sql`s."installsCount" DESC, v."publishedAt" DESC, s.slug`;
+
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT s.slug, v.version, v.name, v.summary, u.handle, u.name AS "authorName", s.trust,
+           s."installsCount", v.status, v.runs,
+           coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
+                     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
+                                                    THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
+           v."publishedAt", ${rank} AS rank, count(*) OVER () AS total
+    FROM "SkillVersion" v
+    JOIN "Skill" s ON s.id = v."skillId"
+    JOIN "User" u ON u.id = s."ownerId"
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY ${order}
+    LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`;
+
+  const total = rows[0] ? Number(rows[0].total) : query.page > 1 ? await countOnly(where) : 0;
+  return {
+    query,
+    skills: rows.map(toCard),
+    total,
+    pages: Math.max(1, Math.ceil(total / pageSize)),
+  };
+}
+
+/** A page past the end has no row to carry the window count; count once so the pager can say so. */
+async function countOnly(where: Prisma.Sql[]): Promise<number> {
+  const [row] = await db.$queryRaw<{ total: bigint }[]>`
+    SELECT count(*) AS total FROM "SkillVersion" v JOIN "Skill" s ON s.id = v."skillId"
+    WHERE ${Prisma.join(where, " AND ")}`;
+  return Number(row?.total ?? 0);
+}
+
+function toCard(r: Row): SkillCardData {
+  return {
+    slug: r.slug,
+    version: r.version,
+    name: r.name,
+    summary: r.summary,
+    author: { handle: r.handle, name: r.authorName },
+    trust: r.trust,
+    installs: r.installsCount,
+    status: r.status,
+    runs: r.runs,
+    tools: Array.isArray(r.tools) ? (r.tools as CardTool[]) : [],
+    publishedAt: r.publishedAt.toISOString(),
+  };
+}

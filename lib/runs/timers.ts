@@ -1,0 +1,33 @@
+// Durable timers of dispatch on BullMQ: a job's TTL, a placed/running job's lease, a pending step's
+// approval window. Each fires at its time and re-checks the database, so a timer that fires twice,
+// late, or for something already finished changes nothing.
+import "server-only";
+import { Queue } from "bullmq";
+import { bullConnection } from "../redis";
+
+export const DISPATCH_QUEUE = "dispatch";
+export const TIMER_JOBS = {
+  jobTtl: "job.ttl",
+  jobLease: "job.lease",
+  stepExpire: "step.expire",
+  sweep: "dispatch.sweep",
+} as const;
+
+const holder = globalThis as unknown as { openvibeDispatchQueue?: Queue };
+
+export function dispatchQueue(): Queue {
+  holder.openvibeDispatchQueue ??= new Queue(DISPATCH_QUEUE, {
+    ...bullConnection(),
+    defaultJobOptions: {
+      attempts: 5,
+      backoff: { type: "exponential", delay: 500 },
+      removeOnComplete: { count: 2_000 },
+      removeOnFail: { count: 2_000 },
+    },
+  });
+  return holder.openvibeDispatchQueue;
+}
+
+export async function scheduleAt(name: string, data: Record<string, string | number>, at: Date, jobId: string) {
+  await dispatchQueue().add(name, data, { delay: Math.max(0, at.getTime() - Date.now()), jobId });
+}
