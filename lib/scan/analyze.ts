@@ -18,9 +18,9 @@ export interface RawFinding {
 type V =
   | { t: "str"; s: string; p?: string; d?: boolean; c?: boolean }
   | { t: "num"; n: number }
-  | { t: "ref"; p: string }
+  | { t: "ref"; p: string; kids?: Map<string, V> }
   | { t: "fn"; node: N }
-  | { t: "obj"; props: Map<string, N | V> }
+  | { t: "obj"; props?: Map<string, N | V>; node?: N }
   | { t: "arr"; items: V[] }
   | { t: "m"; recv: V; name: string }
   | { t: "or"; vs: V[] }
@@ -79,11 +79,43 @@ const GLOBAL_NAME_LIST: Record<string, string> = {
 const GLOBAL_NAMES = new Map(Object.entries(GLOBAL_NAME_LIST));
 
 /** Objects whose properties are not functions: `.constructor` of them is an ordinary constructor. */
-const OBJECT_REFS = new Set(["process", "global", "module", "Math", "JSON", "Reflect", "console", "navigator", "fs", "fs.promises", "WebAssembly"]);
+const OBJECT_REFS = new Set([
+  "process",
+  "global",
+  "module",
+  "Math",
+  "JSON",
+  "Reflect",
+  "console",
+  "navigator",
+  "fs",
+  "fs.promises",
+  "WebAssembly",
+]);
 /** A computed, unresolvable property on one of these fails closed. */
-const SENSITIVE_ROOTS = new Set(["process", "global", "module", "Module", "require", "fs", "fs.promises", "process.mainModule"]);
+const SENSITIVE_ROOTS = new Set([
+  "process",
+  "global",
+  "module",
+  "Module",
+  "require",
+  "fs",
+  "fs.promises",
+  "process.mainModule",
+]);
 
-const FORBIDDEN_MODULES = new Set(["child_process", "vm", "worker_threads", "cluster", "inspector", "wasi", "repl", "v8", "trace_events", "module.register"]);
+const FORBIDDEN_MODULES = new Set([
+  "child_process",
+  "vm",
+  "worker_threads",
+  "cluster",
+  "inspector",
+  "wasi",
+  "repl",
+  "v8",
+  "trace_events",
+  "module.register",
+]);
 const NET_MODULES = new Set(["http", "https", "http2", "net", "tls", "dgram", "dns", "dns.promises", "undici", "tty"]);
 const NET_GLOBALS = new Set(["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "navigator.sendBeacon"]);
 const FS_WRITE = new Set(
@@ -98,7 +130,20 @@ const FS_WRITE = new Set(
 const FS_OPEN = new Set(["open", "openSync"]);
 const STDIO_WRITES = new Set(["writeSync", "write", "writeFileSync", "appendFileSync"]);
 const READ_FLAGS = new Set(["r", "rs", "sr"]);
-const ITER_METHODS = new Set(["forEach", "map", "filter", "reduce", "reduceRight", "some", "every", "find", "findIndex", "findLast", "findLastIndex", "flatMap"]);
+const ITER_METHODS = new Set([
+  "forEach",
+  "map",
+  "filter",
+  "reduce",
+  "reduceRight",
+  "some",
+  "every",
+  "find",
+  "findIndex",
+  "findLast",
+  "findLastIndex",
+  "flatMap",
+]);
 const FN_REFS_SAFE_CALL = new Set(["console.log", "console.error", "console.warn", "console.info", "console.debug"]);
 
 function normalizeModule(spec: string): string {
@@ -169,7 +214,8 @@ const RULE_CACHE = new Map<string, RuleId | null>();
 function basePathRule(p: string): RuleId | null {
   if (p === "process.env" || p.startsWith("process.env.")) return "env.read";
   if (p === "eval" || p === "Function") return "code.eval";
-  if (p === "process.binding" || p === "process._linkedBinding" || p === "process.dlopen" || p === "process.reallyExit") return "process.native";
+  if (p === "process.binding" || p === "process._linkedBinding" || p === "process.dlopen" || p === "process.reallyExit")
+    return "process.native";
   if (p === "process.execve" || p === "process._fork") return "process.spawn";
   if (p === "WebAssembly" || p.startsWith("WebAssembly.")) return "module.forbidden";
   if (p === "module.register") return "module.forbidden";
@@ -184,92 +230,48 @@ function basePathRule(p: string): RuleId | null {
   return null;
 }
 
-// swc's JSON type strings are not internalized, so a `switch` on them compares characters case by
-// case; mapping each to the internalized literal first makes every case a pointer comparison.
-const TYPE_NAMES = new Map<string, string>(
-  [
-  "Array",
-  "ArrayExpression",
-  "ArrayPattern",
-  "ArrowFunctionExpression",
-  "AssignmentExpression",
-  "AssignmentPattern",
-  "AwaitExpression",
-  "BigIntLiteral",
-  "BinaryExpression",
-  "BlockStatement",
-  "BooleanLiteral",
-  "CallExpression",
-  "CatchClause",
-  "ClassDeclaration",
-  "ClassExpression",
-  "ClassMethod",
-  "ConditionalExpression",
-  "Constructor",
-  "DoWhileStatement",
-  "ExportAllDeclaration",
-  "ExportDefaultDeclaration",
-  "ExportDefaultExpression",
-  "ExportNamedDeclaration",
-  "ExpressionStatement",
-  "ForInStatement",
-  "ForOfStatement",
-  "ForStatement",
-  "Function",
-  "FunctionDeclaration",
-  "FunctionExpression",
-  "GetterProperty",
-  "Identifier",
-  "IfStatement",
-  "ImportDeclaration",
-  "MemberExpression",
-  "MethodProperty",
-  "NewExpression",
-  "NullLiteral",
-  "NumericLiteral",
-  "ObjectExpression",
-  "ObjectPattern",
-  "OptionalChainingExpression",
-  "ParenthesisExpression",
-  "PrivateMethod",
-  "RegExpLiteral",
-  "RestElement",
-  "ReturnStatement",
-  "SequenceExpression",
-  "SetterProperty",
-  "StringLiteral",
-  "TaggedTemplateExpression",
-  "TemplateLiteral",
-  "TextDecoder",
-  "ThisExpression",
-  "URL",
-  "UnaryExpression",
-  "UpdateExpression",
-  "VariableDeclaration",
-  "VariableDeclarator",
-  "WhileStatement",
-  "WithStatement",
-  ].map((t) => [t, t]),
-);
-function typeOf(n: N): string {
-  const t: string = n.type;
-  return TYPE_NAMES.get(t) ?? t;
-}
-
 // Per node type, the keys that can hold child nodes (swc's JSON has a fixed key set per type).
 const CHILD_KEYS = new Map<string, string[]>();
-const SCALAR_KEYS = new Set(["span", "type", "ctxt", "value", "raw", "optional", "kind", "declare", "operator", "definite", "generator", "async", "isStatic", "tail", "cooked", "phase", "prefix", "await", "delegate", "spread", "typeOnly", "isTypeOnly", "accessibility", "isAbstract", "isOptional", "isOverride", "readonly", "hasEscape"]);
+const SCALAR_KEYS = new Set([
+  "span",
+  "type",
+  "ctxt",
+  "value",
+  "raw",
+  "optional",
+  "kind",
+  "declare",
+  "operator",
+  "definite",
+  "generator",
+  "async",
+  "isStatic",
+  "tail",
+  "cooked",
+  "phase",
+  "prefix",
+  "await",
+  "delegate",
+  "spread",
+  "typeOnly",
+  "isTypeOnly",
+  "accessibility",
+  "isAbstract",
+  "isOptional",
+  "isOverride",
+  "readonly",
+  "hasEscape",
+]);
 
 export class Analyzer {
   findings: RawFinding[] = [];
   private seen = new Set<string>();
   private binds = new Map<string, Bind[]>();
-  private declPos = new Map<string, number>();
   private fnName = new Map<N, string>();
   private fnReturns = new Map<N, N[]>();
   private fnTouchesInput = new Set<N>();
-  private callsByKey = new Map<string, N[][]>();
-  private callsByFn = new Map<N, N[][]>();
+  private callsByKey = new Map<string, N[]>(); // call nodes by callee binding
+  private callsByFn = new Map<N, N[]>(); // immediately invoked function -> its call nodes
   private members: N[] = [];
   private calls: N[] = [];
   private globalIdents: N[] = [];
@@ -307,17 +309,33 @@ export class Analyzer {
   run(program: N) {
     this.sloppy = program.type === "Script" && !hasUseStrict(program.body);
     this.walkList(program.body);
-    for (const m of this.members) if (!this.inert(m)) this.evalExpr(m);
-    for (const c of this.calls) {
+    for (let _i1 = 0, _a1 = this.members; _i1 < _a1.length; _i1++) {
+      const m = _a1[_i1]!;
+      if (!this.inert(m)) this.evalExpr(m);
+    }
+    for (let _i2 = 0, _a2 = this.calls; _i2 < _a2.length; _i2++) {
+      const c = _a2[_i2]!;
       if (this.inert(c)) continue;
       const v = this.evalExpr(c);
       if (v.t === "str" || v.t === "or") this.checkStringValues(v, c.span.start);
     }
-    for (const g of this.globalIdents) this.evalExpr(g);
-    for (const a of this.spreadArgs) if (this.isSensitive(this.evalExpr(a))) this.report("scan.unresolved", a.span.start, "spread of a sensitive object");
-    for (const p of this.patterns) this.checkPattern(p.pat, () => this.evalBind(p.src), []);
-    for (const s of this.strings) this.checkLiteral(s);
-    for (const r of this.foldRoots) {
+    for (let _i3 = 0, _a3 = this.globalIdents; _i3 < _a3.length; _i3++) {
+      const g = _a3[_i3]!;
+      this.evalExpr(g);
+    }
+    for (const a of this.spreadArgs)
+      if (this.isSensitive(this.evalExpr(a)))
+        this.report("scan.unresolved", a.span.start, "spread of a sensitive object");
+    for (let _i4 = 0, _a4 = this.patterns; _i4 < _a4.length; _i4++) {
+      const p = _a4[_i4]!;
+      this.checkPattern(p.pat, () => this.evalBind(p.src), []);
+    }
+    for (let _i5 = 0, _a5 = this.strings; _i5 < _a5.length; _i5++) {
+      const s = _a5[_i5]!;
+      this.checkLiteral(s);
+    }
+    for (let _i6 = 0, _a6 = this.foldRoots; _i6 < _a6.length; _i6++) {
+      const r = _a6[_i6]!;
       const v = this.evalExpr(r);
       this.checkStringValues(v, r.span.start);
     }
@@ -340,13 +358,15 @@ export class Analyzer {
         }
         break;
       }
-      for (const piece of pieces) {
+      for (let _i7 = 0, _a7 = pieces; _i7 < _a7.length; _i7++) {
+        const piece = _a7[_i7]!;
         const v = this.evalExpr(piece);
         if (v.t !== "str") continue;
         s += v.s;
         p += v.p ?? v.s;
       }
-      if (s.length > 0) this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, pieces[0]!.span.start, false);
+      if (s.length > 0)
+        this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, pieces[0]!.span.start, false);
     }
   }
 
@@ -378,7 +398,7 @@ export class Analyzer {
   }
 
   private walk(n: N, parent: N) {
-    switch (typeOf(n)) {
+    switch (n.type) {
       case "ExpressionStatement":
         this.walk(n.expression, n);
         return;
@@ -410,8 +430,8 @@ export class Analyzer {
         }
         return;
       case "Identifier":
-        if (n.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression") this.globalIdents.push(n);
-        if (n.ctxt === GLOBAL_CTXT && n.value === "process") this.markInput(false);
+        if (n.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
+          this.globalIdents.push(n);
         return;
       case "StringLiteral":
         this.strings.push(n);
@@ -431,9 +451,17 @@ export class Analyzer {
         if (this.sloppy && this.plainFnDepth > 0) this.globalThisNodes.add(n);
         return;
       case "MemberExpression": {
-        this.members.push(n);
+        // an inner link of a chain is evaluated with the chain
+        if (!(parent && (parent.object === n || parent.callee === n))) this.members.push(n);
         const o = n.object;
-        if (o.type === "Identifier" && o.ctxt === GLOBAL_CTXT && o.value === "process" && n.property.type === "Identifier" && n.property.value === "stdin") this.markInput(true);
+        if (
+          o.type === "Identifier" &&
+          o.ctxt === GLOBAL_CTXT &&
+          o.value === "process" &&
+          n.property.type === "Identifier" &&
+          n.property.value === "stdin"
+        )
+          this.markInput();
         this.walk(o, n);
         if (n.property.type === "Computed") this.walk(n.property.expression, n);
         return;
@@ -443,7 +471,8 @@ export class Analyzer {
         this.visitCall(n);
         return;
       case "BinaryExpression":
-        if (n.operator === "+" && !(parent?.type === "BinaryExpression" && parent.operator === "+")) this.foldRoots.push(n);
+        if (n.operator === "+" && !(parent?.type === "BinaryExpression" && parent.operator === "+"))
+          this.foldRoots.push(n);
         this.walk(n.left, n);
         if (!(n.operator === "instanceof" && n.right.type === "Identifier")) this.walk(n.right, n);
         return;
@@ -537,7 +566,8 @@ export class Analyzer {
         this.loopStack.pop();
         return;
       case "ObjectExpression":
-        for (const p of n.properties) {
+        for (let _i8 = 0, _a8 = n.properties; _i8 < _a8.length; _i8++) {
+          const p = _a8[_i8]!;
           if (p.type === "KeyValueProperty") {
             if (p.key.type === "Computed") this.walk(p.key.expression, p);
             this.walk(p.value, p);
@@ -584,9 +614,11 @@ export class Analyzer {
     this.loopStack.push(idx);
   }
 
-  private markInput(direct: boolean) {
-    if (!direct) return;
-    for (const f of this.fnStack) this.fnTouchesInput.add(f);
+  private markInput() {
+    for (let _i9 = 0, _a9 = this.fnStack; _i9 < _a9.length; _i9++) {
+      const f = _a9[_i9]!;
+      this.fnTouchesInput.add(f);
+    }
   }
 
   private visitFunction(fn: N, params: N[], body: N, inheritsThis: boolean) {
@@ -666,10 +698,16 @@ export class Analyzer {
         this.memberBindRoots.add(key(root));
         this.memberBinds++;
       }
-      if (l.object.type === "Identifier" && l.object.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.get(l.object.value) === "global" && prop !== null) {
+      if (
+        l.object.type === "Identifier" &&
+        l.object.ctxt === GLOBAL_CTXT &&
+        GLOBAL_NAMES.get(l.object.value) === "global" &&
+        prop !== null
+      ) {
         this.addBind(prop + "#" + GLOBAL_CTXT, { src: n.right });
       }
-      if (prop === "exports" && root.type === "Identifier" && root.value === "module" && isFn(n.right)) this.exportedHandler(n.right);
+      if (prop === "exports" && root.type === "Identifier" && root.value === "module" && isFn(n.right))
+        this.exportedHandler(n.right);
     } else if (n.operator === "=") {
       this.bindPattern(l, { src: n.right }, []);
       this.walkPatternDefaults(l);
@@ -687,59 +725,66 @@ export class Analyzer {
     this.calls.push(n);
     const callee = n.callee;
     const args: N[] = n.arguments ?? [];
-    const argExprs: N[] = new Array(args.length);
-    for (let i = 0; i < args.length; i++) argExprs[i] = args[i].expression;
     let fnCallee = callee;
     while (fnCallee.type === "ParenthesisExpression") fnCallee = fnCallee.expression;
     if (fnCallee.type === "Identifier" && fnCallee.ctxt !== GLOBAL_CTXT) {
       const k = key(fnCallee);
       let l = this.callsByKey.get(k);
       if (!l) this.callsByKey.set(k, (l = []));
-      l.push(argExprs);
+      l.push(n);
     } else if (isFn(fnCallee)) {
       let l = this.callsByFn.get(fnCallee);
       if (!l) this.callsByFn.set(fnCallee, (l = []));
-      l.push(argExprs);
+      l.push(n);
     }
     // callbacks: a function handed to a call on X sees X's data (taint), and `.then(fn)` sees the value
     if (callee.type === "MemberExpression") {
       const prop = propName(callee);
-      const a0 = argExprs[0];
-      if (prop !== null && STDIO_WRITES.has(prop) && a0 && ((a0.type === "NumericLiteral" && (a0.value === 1 || a0.value === 2)) || isStdioFd(a0))) this.stdoutWrites.add(callee.span.start);
-      for (const a of argExprs) {
-        if (!a || !isFn(a)) continue;
+      const a0 = args[0]?.expression;
+      if (
+        prop !== null &&
+        STDIO_WRITES.has(prop) &&
+        a0 &&
+        ((a0.type === "NumericLiteral" && (a0.value === 1 || a0.value === 2)) || isStdioFd(a0))
+      )
+        this.stdoutWrites.add(callee.span.start);
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i].expression;
+        if (!isFn(a)) continue;
         const ps = a.params ?? [];
         let first = ps[0];
         if (first?.type === "Parameter") first = first.pat;
         if (!first) continue;
         if (prop === "then" || prop === "finally") this.bindPattern(first, { src: callee.object }, []);
         else this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
-        if (prop !== null && ITER_METHODS.has(prop) && a === a0) this.bindPattern(first, { src: callee.object, path: [null] }, []);
-        if (prop === "on" || prop === "once" || prop === "addListener") this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
+        if (prop !== null && ITER_METHODS.has(prop) && a === a0)
+          this.bindPattern(first, { src: callee.object, path: [null] }, []);
+        if (prop === "on" || prop === "once" || prop === "addListener")
+          this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
       }
-      if (prop !== null && ITER_METHODS.has(prop) && argExprs[0] && isFn(argExprs[0])) {
+      if (prop !== null && a0 && ITER_METHODS.has(prop) && isFn(a0)) {
         this.walk(callee, n);
         this.enterLoop("cb", n, callee.object, null);
-        for (const a of argExprs) if (a) this.walk(a, n);
+        for (let i = 0; i < args.length; i++) this.walk(args[i].expression, n);
         this.loopStack.pop();
         return;
       }
     }
     if (callee.type !== "Import" && callee.type !== "Super") this.walk(callee, n);
-    for (const a of argExprs) if (a) this.walk(a, n);
+    for (let i = 0; i < args.length; i++) this.walk(args[i].expression, n);
   }
 
   private visitImport(n: N) {
     const spec = n.source.value as string;
     const mod = this.loadModule(spec, n.source.span.start, n.span.start);
-    for (const s of n.specifiers) {
+    for (let _i10 = 0, _a10 = n.specifiers; _i10 < _a10.length; _i10++) {
+      const s = _a10[_i10]!;
       let v: V;
       if (s.type === "ImportSpecifier") {
         const name = s.imported ? (s.imported.value as string) : (s.local.value as string);
         v = this.member(mod, name, s.span.start);
       } else v = mod;
       this.identMemo.set(key(s.local), v);
-      this.declPos.set(key(s.local), s.local.span.start);
     }
   }
 
@@ -753,12 +798,10 @@ export class Analyzer {
 
   // ---- bindings ----------------------------------------------------------------------------
   private declare(id: N) {
-    if (id?.type === "Identifier") this.declPos.set(key(id), id.span.start);
-    else if (id) this.bindPattern(id, { taintOnly: true }, []);
+    if (id && id.type !== "Identifier") this.bindPattern(id, { taintOnly: true }, []);
   }
   private bind(id: N, b: Bind) {
     const k = key(id);
-    if (!this.declPos.has(k)) this.declPos.set(k, id.span.start);
     this.addBind(k, b);
   }
   private addBind(k: string, b: Bind) {
@@ -779,13 +822,19 @@ export class Analyzer {
       case "ObjectPattern":
         if (path.length === 0 && b.src) this.patterns.push({ pat: p, src: b });
         else if (path.length === 0 && b.argOf) this.patterns.push({ pat: p, src: b });
-        for (const prop of p.properties) {
+        for (let _i11 = 0, _a11 = p.properties; _i11 < _a11.length; _i11++) {
+          const prop = _a11[_i11]!;
           if (prop.type === "RestElement") this.bindPattern(prop.argument, b, path);
           else if (prop.type === "AssignmentPatternProperty") {
             this.bindPattern(prop.key, b, path.concat(prop.key.value));
             if (prop.value) this.bind(prop.key, { src: prop.value });
           } else {
-            const k = prop.key.type === "Computed" ? this.constKey(prop.key.expression) : prop.key.value != null ? String(prop.key.value) : null;
+            const k =
+              prop.key.type === "Computed"
+                ? this.constKey(prop.key.expression)
+                : prop.key.value != null
+                  ? String(prop.key.value)
+                  : null;
             this.bindPattern(prop.value, b, path.concat(k));
           }
         }
@@ -812,7 +861,8 @@ export class Analyzer {
       this.walk(p.right, p);
       this.walkPatternDefaults(p.left);
     } else if (p.type === "ObjectPattern") {
-      for (const prop of p.properties) {
+      for (let _i12 = 0, _a12 = p.properties; _i12 < _a12.length; _i12++) {
+        const prop = _a12[_i12]!;
         if (prop.type === "KeyValuePatternProperty") {
           if (prop.key.type === "Computed") this.walk(prop.key.expression, prop);
           this.walkPatternDefaults(prop.value);
@@ -831,7 +881,8 @@ export class Analyzer {
   private checkPattern(p: N, src: () => V, path: string[]): void {
     if (p.type === "AssignmentPattern") return this.checkPattern(p.left, src, path);
     if (p.type !== "ObjectPattern") return;
-    for (const prop of p.properties) {
+    for (let _i13 = 0, _a13 = p.properties; _i13 < _a13.length; _i13++) {
+      const prop = _a13[_i13]!;
       if (prop.type === "RestElement") {
         const v = src();
         if (this.isSensitive(v)) this.report("scan.unresolved", prop.span.start, "rest of a sensitive object");
@@ -852,7 +903,10 @@ export class Analyzer {
       }
       const child = () => this.member(src(), k, pos);
       const v = child();
-      if (prop.type === "KeyValuePatternProperty" && (prop.value.type === "ObjectPattern" || prop.value.type === "AssignmentPattern")) {
+      if (
+        prop.type === "KeyValuePatternProperty" &&
+        (prop.value.type === "ObjectPattern" || prop.value.type === "AssignmentPattern")
+      ) {
         this.checkPattern(prop.value, () => v, path);
       }
     }
@@ -868,16 +922,21 @@ export class Analyzer {
     return v;
   }
 
-  private argValue(fn: N, index: number): V {
-    const lists: N[][] = [];
+  private callSites(fn: N): N[] {
     const name = this.fnName.get(fn);
-    if (name) lists.push(...(this.callsByKey.get(name) ?? []));
-    lists.push(...(this.callsByFn.get(fn) ?? []));
-    if (!lists.length) return ANY;
+    const byName = name ? this.callsByKey.get(name) : undefined;
+    const direct = this.callsByFn.get(fn);
+    return byName && direct ? byName.concat(direct) : (byName ?? direct ?? []);
+  }
+
+  private argValue(fn: N, index: number): V {
+    const sites = this.callSites(fn);
+    if (!sites.length) return ANY;
     const vs: V[] = [];
-    for (const args of lists) {
-      const a = args[index];
-      vs.push(a ? this.evalExpr(a) : ANY);
+    for (let _i14 = 0, _a14 = sites; _i14 < _a14.length; _i14++) {
+      const c = _a14[_i14]!;
+      const a = c.arguments[index];
+      vs.push(a && !a.spread ? this.evalExpr(a.expression) : ANY);
     }
     return union(vs);
   }
@@ -897,7 +956,7 @@ export class Analyzer {
     if (g === undefined && bl && bl.length === 1) v = this.evalBind(bl[0]!);
     else {
       const vs: V[] = [];
-      if (g !== undefined) vs.push({ t: "ref", p: g });
+      if (g !== undefined) vs.push(ref(g));
       if (bl) for (const b of bl) vs.push(this.evalBind(b));
       if (vs.length) v = union(vs);
     }
@@ -915,15 +974,16 @@ export class Analyzer {
     const v = this.evalInner(n);
     this.depth--;
     const t = n.type;
-    if (!this.override && (t === "MemberExpression" || t === "CallExpression" || t === "NewExpression" || t === "BinaryExpression" || t === "TemplateLiteral")) this.memo.set(n, v);
+    if (!this.override && (t === "CallExpression" || t === "NewExpression")) this.memo.set(n, v);
     return v;
   }
 
   private evalInner(n: N): V {
-    switch (typeOf(n)) {
+    switch (n.type) {
       case "Identifier": {
         const v = this.evalIdent(n);
-        if (n.ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p) this.refCreated(v.p, "", n.span.start);
+        if (n.ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
+          this.refCreated(v.p, "", n.span.start);
         return v;
       }
       case "MemberExpression": {
@@ -969,7 +1029,7 @@ export class Analyzer {
         return { t: "str", s, p: p === s ? undefined : p, c: true, d };
       }
       case "ThisExpression":
-        return this.globalThisNodes.has(n) ? { t: "ref", p: "global" } : ANY;
+        return this.globalThisNodes.has(n) ? ref("global") : ANY;
       case "ParenthesisExpression":
         return this.evalExpr(n.expression);
       case "SequenceExpression":
@@ -986,7 +1046,8 @@ export class Analyzer {
       case "BinaryExpression":
         return this.evalBinary(n);
       case "UnaryExpression": {
-        if (n.operator === "typeof" || n.operator === "delete" || n.operator === "void" || n.operator === "!") return ANY;
+        if (n.operator === "typeof" || n.operator === "delete" || n.operator === "void" || n.operator === "!")
+          return ANY;
         const a = this.evalExpr(n.argument);
         if (n.operator === "-" && a.t === "num") return { t: "num", n: -a.n };
         if (n.operator === "+" && a.t === "num") return a;
@@ -996,27 +1057,16 @@ export class Analyzer {
       case "ArrayExpression": {
         if (n.elements.length > 4096) return ANY;
         const items: V[] = [];
-        for (const e of n.elements) {
+        for (let _i15 = 0, _a15 = n.elements; _i15 < _a15.length; _i15++) {
+          const e = _a15[_i15]!;
           if (!e || e.spread) return { t: "arr", items: items.concat(ANY) };
           items.push(this.evalExpr(e.expression));
         }
         return { t: "arr", items };
       }
-      case "ObjectExpression": {
-        const props = new Map<string, N | V>();
-        for (const p of n.properties) {
-          if (p.type === "KeyValueProperty") {
-            const k = p.key.type === "Computed" ? asStr(this.evalExpr(p.key.expression)) : String(p.key.value);
-            if (k !== null) props.set(k, p.value);
-          } else if (p.type === "Identifier") props.set(p.value, p);
-          else if (p.type === "MethodProperty" && p.key.type !== "Computed") props.set(String(p.key.value), { t: "fn", node: p });
-          else if (p.type === "SpreadElement") {
-            const sv = this.evalExpr(p.arguments);
-            if (this.isSensitive(sv)) this.report("scan.unresolved", p.arguments.span.start, "spread of a sensitive object");
-          }
-        }
-        return { t: "obj", props };
-      }
+      case "ObjectExpression":
+        // properties are read lazily: most object literals are never looked into
+        return { t: "obj", node: n };
       case "FunctionExpression":
       case "ArrowFunctionExpression":
       case "ClassExpression":
@@ -1037,7 +1087,19 @@ export class Analyzer {
 
   private evalBinary(n: N): V {
     const op = n.operator;
-    if (op === "+" || op === "-" || op === "*" || op === "/" || op === "%" || op === "**" || op === "|" || op === "&" || op === "^" || op === "<<" || op === ">>") {
+    if (
+      op === "+" ||
+      op === "-" ||
+      op === "*" ||
+      op === "/" ||
+      op === "%" ||
+      op === "**" ||
+      op === "|" ||
+      op === "&" ||
+      op === "^" ||
+      op === "<<" ||
+      op === ">>"
+    ) {
       const a = this.evalExpr(n.left);
       const b = this.evalExpr(n.right);
       if (op === "+") {
@@ -1049,14 +1111,39 @@ export class Analyzer {
           const bp = b.t === "str" ? (b.p ?? b.s) : bs;
           const s = as + bs;
           const p = ap + bp;
-          return { t: "str", s, p: p === s ? undefined : p, c: true, d: (a.t === "str" && a.d) || (b.t === "str" && b.d) };
+          return {
+            t: "str",
+            s,
+            p: p === s ? undefined : p,
+            c: true,
+            d: (a.t === "str" && a.d) || (b.t === "str" && b.d),
+          };
         }
         return ANY;
       }
       if (a.t === "num" && b.t === "num") {
         const x = a.n;
         const y = b.n;
-        const r = op === "-" ? x - y : op === "*" ? x * y : op === "/" ? x / y : op === "%" ? x % y : op === "**" ? x ** y : op === "|" ? x | y : op === "&" ? x & y : op === "^" ? x ^ y : op === "<<" ? x << y : x >> y;
+        const r =
+          op === "-"
+            ? x - y
+            : op === "*"
+              ? x * y
+              : op === "/"
+                ? x / y
+                : op === "%"
+                  ? x % y
+                  : op === "**"
+                    ? x ** y
+                    : op === "|"
+                      ? x | y
+                      : op === "&"
+                        ? x & y
+                        : op === "^"
+                          ? x ^ y
+                          : op === "<<"
+                            ? x << y
+                            : x >> y;
         return { t: "num", n: r };
       }
       return ANY;
@@ -1075,24 +1162,27 @@ export class Analyzer {
           if (SENSITIVE_ROOTS.has(obj.p)) this.report("scan.unresolved", pos, obj.p);
           return ANY;
         }
-        const joined = obj.p + "." + k;
-        const norm = normalizePath(joined);
-        if (norm !== joined) return this.refAt(norm, obj.p, pos);
-        if (k === "constructor") {
-          if (obj.p.endsWith(".constructor") || obj.p === "ctor") return this.refAt("Function", obj.p, pos);
-          return OBJECT_REFS.has(obj.p) ? { t: "ref", p: "ctor" } : this.refAt("Function", obj.p, pos);
+        // refs are interned, so a property read on one resolves once per process, not per scan
+        let kids = obj.kids;
+        const hit = kids?.get(k);
+        if (hit) {
+          if (hit.t === "ref") this.refCreated(hit.p, obj.p, pos);
+          return hit;
         }
-        if (k === "__proto__" || k === "prototype") return { t: "ref", p: obj.p + "." + k };
-        if ((k === "call" || k === "apply" || k === "bind") && !OBJECT_REFS.has(obj.p)) return { t: "m", recv: obj, name: k };
-        return this.refAt(joined, obj.p, pos);
+        const child = this.refMember(obj, k, pos);
+        if (child.t === "ref" || child.t === "m") {
+          if (!kids) obj.kids = kids = new Map();
+          if (kids.size < 256) kids.set(k, child);
+        }
+        return child;
       }
       case "str":
         if (k === "length") return { t: "num", n: obj.s.length };
-        if (k === "constructor") return { t: "ref", p: "String" };
+        if (k === "constructor") return ref("String");
         if (k !== null && /^\d+$/.test(k)) return { t: "str", s: obj.s.charAt(Number(k)) };
         return k === null ? ANY : { t: "m", recv: obj, name: k };
       case "arr":
-        if (k === "constructor") return { t: "ref", p: "Array" };
+        if (k === "constructor") return ref("Array");
         if (k === "length") return { t: "num", n: obj.items.length };
         if (k !== null && /^\d+$/.test(k)) return obj.items[Number(k)] ?? ANY;
         if (k === null) {
@@ -1101,18 +1191,24 @@ export class Analyzer {
         }
         return { t: "m", recv: obj, name: k };
       case "obj": {
-        if (k === "constructor") return { t: "ref", p: "Object" };
-        if (k === "toString" && obj.props.has("__buf")) return { t: "m", recv: obj, name: k };
-        if (k === null) return union([...obj.props.values()].map((x) => this.propValue(x)));
-        const pv = obj.props.get(k);
+        if (k === "constructor") return ref("Object");
+        const props = this.propsOf(obj);
+        if (k === "toString" && props.has("__buf")) return { t: "m", recv: obj, name: k };
+        if (k === null) return union([...props.values()].map((x) => this.propValue(x)));
+        const pv = props.get(k);
         return pv ? this.propValue(pv) : ANY;
       }
       case "fn":
         if (k === "constructor") return this.refAt("Function", "fn", pos);
         if (k === "call" || k === "apply" || k === "bind") return { t: "m", recv: obj, name: k };
         if (obj.node && (obj.node.type === "ClassExpression" || obj.node.type === "ClassDeclaration") && k !== null) {
-          for (const m of obj.node.body) {
-            if ((m.type === "ClassMethod" || m.type === "ClassProperty") && m.key?.type !== "Computed" && m.key?.value === k) {
+          for (let _i16 = 0, _a16 = obj.node.body; _i16 < _a16.length; _i16++) {
+            const m = _a16[_i16]!;
+            if (
+              (m.type === "ClassMethod" || m.type === "ClassProperty") &&
+              m.key?.type !== "Computed" &&
+              m.key?.value === k
+            ) {
               return m.type === "ClassMethod" ? { t: "fn", node: m.function } : m.value ? this.evalExpr(m.value) : ANY;
             }
           }
@@ -1123,11 +1219,26 @@ export class Analyzer {
         if (k === "call" || k === "apply" || k === "bind") return { t: "m", recv: obj, name: k };
         return ANY;
       case "num":
-        return k === "constructor" ? { t: "ref", p: "Number" } : ANY;
+        return k === "constructor" ? ref("Number") : ANY;
       default:
-        if (k === "constructor") return { t: "ref", p: "ctor?" };
+        if (k === "constructor") return ref("ctor?");
         return ANY;
     }
+  }
+
+  /** The known properties of an object value (built from its literal on first use). */
+  private propsOf(obj: { props?: Map<string, N | V>; node?: N }): Map<string, N | V> {
+    if (obj.props) return obj.props;
+    const props = new Map<string, N | V>();
+    for (const p of obj.node?.properties ?? []) {
+      if (p.type === "KeyValueProperty") {
+        const k = p.key.type === "Computed" ? asStr(this.evalExpr(p.key.expression)) : String(p.key.value);
+        if (k !== null) props.set(k, p.value);
+      } else if (p.type === "Identifier") props.set(p.value, p);
+      else if (p.type === "MethodProperty" && p.key.type !== "Computed")
+        props.set(String(p.key.value), { t: "fn", node: p });
+    }
+    return (obj.props = props);
   }
 
   private propValue(x: N | V): V {
@@ -1135,9 +1246,27 @@ export class Analyzer {
     return this.evalExpr(x as N);
   }
 
+  private refMember(obj: { t: "ref"; p: string }, k: string, pos: number): V {
+    {
+      {
+        const joined = obj.p + "." + k;
+        const norm = normalizePath(joined);
+        if (norm !== joined) return this.refAt(norm, obj.p, pos);
+        if (k === "constructor") {
+          if (obj.p.endsWith(".constructor") || obj.p === "ctor") return this.refAt("Function", obj.p, pos);
+          return OBJECT_REFS.has(obj.p) ? ref("ctor") : this.refAt("Function", obj.p, pos);
+        }
+        if (k === "__proto__" || k === "prototype") return ref(obj.p + "." + k);
+        if ((k === "call" || k === "apply" || k === "bind") && !OBJECT_REFS.has(obj.p))
+          return { t: "m", recv: obj, name: k };
+        return this.refAt(joined, obj.p, pos);
+      }
+    }
+  }
+
   private refAt(p: string, from: string, pos: number): V {
     this.refCreated(p, from, pos);
-    return { t: "ref", p };
+    return ref(p);
   }
 
   /** Reports a newly reached well-known path (once: a path already dangerous is not re-reported). */
@@ -1172,7 +1301,7 @@ export class Analyzer {
     }
     const m = normalizeModule(spec);
     this.refCreated(m, "", stmtPos);
-    return { t: "ref", p: m };
+    return ref(m);
   }
 
   private evalCall(n: N): V {
@@ -1203,14 +1332,18 @@ export class Analyzer {
 
   private applyCall(callee: V, args: N[], n: N, isNew: boolean, argVals?: V[]): V {
     if (callee.t === "fn") {
-      if (isNew && callee.node && (callee.node.type === "ClassExpression" || callee.node.type === "ClassDeclaration")) return callee;
+      if (isNew && callee.node && (callee.node.type === "ClassExpression" || callee.node.type === "ClassDeclaration"))
+        return callee;
       return this.fnResult(callee.node);
     }
     if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return ANY;
     const av = argVals ?? this.argsVals(args);
     if (callee.t === "or") {
       const out: V[] = [];
-      for (const c of callee.vs) out.push(this.applyCall(c, args, n, isNew, av));
+      for (let _i17 = 0, _a17 = callee.vs; _i17 < _a17.length; _i17++) {
+        const c = _a17[_i17]!;
+        out.push(this.applyCall(c, args, n, isNew, av));
+      }
       return union(out);
     }
     const pos = n.span.start;
@@ -1224,7 +1357,7 @@ export class Analyzer {
         return ANY;
       }
       case "createRequire":
-        return { t: "ref", p: "require" };
+        return ref("require");
       case "eval":
       case "Function":
         this.report("code.eval", pos, p);
@@ -1237,7 +1370,13 @@ export class Analyzer {
       case "setImmediate": {
         const v = av;
         const body = v[0];
-        if (body && (body.t === "str" || (args[0] && (args[0].type === "TemplateLiteral" || (args[0].type === "BinaryExpression" && args[0].operator === "+")))))
+        if (
+          body &&
+          (body.t === "str" ||
+            (args[0] &&
+              (args[0].type === "TemplateLiteral" ||
+                (args[0].type === "BinaryExpression" && args[0].operator === "+"))))
+        )
           this.report("code.eval", pos, "string timer");
         if (p !== "setImmediate" && args[1]) this.checkDelay(v[1]!, args[1], pos);
         return ANY;
@@ -1252,7 +1391,8 @@ export class Analyzer {
       case "String.fromCodePoint": {
         const v = av;
         const codes: number[] = [];
-        for (const x of v) {
+        for (let _i18 = 0, _a18 = v; _i18 < _a18.length; _i18++) {
+          const x = _a18[_i18]!;
           if (x.t === "num") codes.push(x.n);
           else return ANY;
         }
@@ -1282,9 +1422,18 @@ export class Analyzer {
         const v = av;
         const s = v[0] ? asStr(v[0]) : null;
         const enc = v[1] ? asStr(v[1]) : "utf8";
-        if (s !== null && enc !== null && Buffer.isEncoding(enc)) return { t: "obj", props: new Map([["__buf", decoded(Buffer.from(s, enc as BufferEncoding).toString("latin1"))]]) };
+        if (s !== null && enc !== null && Buffer.isEncoding(enc))
+          return {
+            t: "obj",
+            props: new Map([["__buf", decoded(Buffer.from(s, enc as BufferEncoding).toString("latin1"))]]),
+          };
         if (v[0]?.t === "arr" && v[0].items.every((x) => x.t === "num")) {
-          return { t: "obj", props: new Map([["__buf", decoded(Buffer.from(v[0].items.map((x) => (x as { n: number }).n)).toString("latin1"))]]) };
+          return {
+            t: "obj",
+            props: new Map([
+              ["__buf", decoded(Buffer.from(v[0].items.map((x) => (x as { n: number }).n)).toString("latin1"))],
+            ]),
+          };
         }
         return ANY;
       }
@@ -1297,7 +1446,13 @@ export class Analyzer {
         const v = av;
         const k = v[1] ? asStr(v[1]) : null;
         const val = this.member(v[0] ?? ANY, k, pos);
-        return { t: "obj", props: new Map([["value", val], ["get", ANY]]) };
+        return {
+          t: "obj",
+          props: new Map([
+            ["value", val],
+            ["get", ANY],
+          ]),
+        };
       }
       case "Reflect.apply": {
         const v = av;
@@ -1321,45 +1476,72 @@ export class Analyzer {
       case "Uint8Array.from": {
         const a = av[0];
         if (a?.t === "arr" && a.items.every((x) => x.t === "num")) {
-          return { t: "obj", props: new Map([["__buf", decoded(Buffer.from(a.items.map((x) => (x as { n: number }).n)).toString("latin1"))]]) };
+          return {
+            t: "obj",
+            props: new Map([
+              ["__buf", decoded(Buffer.from(a.items.map((x) => (x as { n: number }).n)).toString("latin1"))],
+            ]),
+          };
         }
         return ANY;
       }
       case "TextDecoder":
-        return { t: "ref", p: "TextDecoder.instance" };
+        return ref("TextDecoder.instance");
       case "TextDecoder.instance.decode": {
         const a = av[0];
-        const inner = a?.t === "obj" ? a.props.get("__buf") : undefined;
-        return inner && (inner as V).t === "str" ? decoded(Buffer.from((inner as { s: string }).s, "latin1").toString("utf8")) : ANY;
+        const inner = a?.t === "obj" ? a.props?.get("__buf") : undefined;
+        return inner && (inner as V).t === "str"
+          ? decoded(Buffer.from((inner as { s: string }).s, "latin1").toString("utf8"))
+          : ANY;
       }
       case "Array.from":
       case "Array": {
         const a0 = args[0];
-        const len = a0?.type === "ObjectExpression" ? a0.properties.find((q: N) => q.type === "KeyValueProperty" && q.key.value === "length")?.value : p === "Array" ? a0 : null;
-        if (len && len.type !== "NumericLiteral" && this.tainted(len, 0) && !isLengthOf(len)) this.report("loop.input", pos, "array sized by input");
+        const len =
+          a0?.type === "ObjectExpression"
+            ? a0.properties.find((q: N) => q.type === "KeyValueProperty" && q.key.value === "length")?.value
+            : p === "Array"
+              ? a0
+              : null;
+        if (len && len.type !== "NumericLiteral" && this.tainted(len, 0) && !this.sizeDerived(len, 0))
+          this.report("loop.input", pos, "array sized by input");
         return ANY;
       }
       case "URL": {
         return ANY;
       }
     }
-    if (p === "fetch" || p === "WebSocket" || p === "EventSource" || p.endsWith(".request") || p.endsWith(".get") || p === "http2.connect" || p === "net.connect" || p === "net.createConnection" || p === "tls.connect") {
+    if (
+      p === "fetch" ||
+      p === "WebSocket" ||
+      p === "EventSource" ||
+      p.endsWith(".request") ||
+      p.endsWith(".get") ||
+      p === "http2.connect" ||
+      p === "net.connect" ||
+      p === "net.createConnection" ||
+      p === "tls.connect"
+    ) {
       const root = p.split(".")[0]!;
-      if (p === "fetch" || p === "WebSocket" || p === "EventSource" || NET_MODULES.has(root)) this.checkDestination(args, pos);
+      if (p === "fetch" || p === "WebSocket" || p === "EventSource" || NET_MODULES.has(root))
+        this.checkDestination(args, pos);
     }
     if (p.startsWith("fs.")) {
       const last = p.slice(p.lastIndexOf(".") + 1);
       if (FS_OPEN.has(last)) {
         const v = av;
         const flag = v[1];
-        const readOnly = !flag || flag.t === "fn" || (flag.t === "str" && READ_FLAGS.has(flag.s)) || args[1] === undefined;
+        const readOnly =
+          !flag || flag.t === "fn" || (flag.t === "str" && READ_FLAGS.has(flag.s)) || args[1] === undefined;
         if (!readOnly) this.report("fs.write", pos, "open for writing");
       }
     }
     // a sensitive object handed to a library function can be enumerated or dumped (JSON.stringify(process))
     const v = av;
     if (!FN_REFS_SAFE_CALL.has(p)) {
-      for (let i = 0; i < v.length; i++) if (this.isSensitive(v[i]!)) this.report("scan.unresolved", args[i]?.span.start ?? pos, "sensitive object passed to " + p);
+      for (let i = 0; i < v.length; i++)
+        if (this.isSensitive(v[i]!))
+          this.report("scan.unresolved", args[i]?.span.start ?? pos, "sensitive object passed to " + p);
     }
     if (p.endsWith(".toString") || p === "String") {
       return ANY;
@@ -1401,7 +1583,13 @@ export class Analyzer {
         case "charAt": {
           const nums = v.map((x) => (x.t === "num" ? x.n : undefined));
           const out =
-            name === "slice" ? s.slice(nums[0], nums[1]) : name === "substring" ? s.substring(nums[0] ?? 0, nums[1]) : name === "substr" ? s.substr(nums[0] ?? 0, nums[1]) : s.charAt(nums[0] ?? 0);
+            name === "slice"
+              ? s.slice(nums[0], nums[1])
+              : name === "substring"
+                ? s.substring(nums[0] ?? 0, nums[1])
+                : name === "substr"
+                  ? s.substr(nums[0] ?? 0, nums[1])
+                  : s.charAt(nums[0] ?? 0);
           return { t: "str", s: out, d: r.d, c: true };
         }
         case "replace":
@@ -1426,7 +1614,8 @@ export class Analyzer {
           const parts: string[] = [];
           const pv: string[] = [];
           let d = false;
-          for (const it of r.items) {
+          for (let _i19 = 0, _a19 = r.items; _i19 < _a19.length; _i19++) {
+            const it = _a19[_i19]!;
             const s = asStr(it);
             if (s === null) return ANY;
             parts.push(s);
@@ -1438,26 +1627,35 @@ export class Analyzer {
           return { t: "str", s, p: p === s ? undefined : p, c: true, d };
         }
         case "reverse":
-          return { t: "arr", items: r.items.slice().reverse().map((x) => (x.t === "str" ? { ...x, d: true } : x)) };
+          return {
+            t: "arr",
+            items: r.items
+              .slice()
+              .reverse()
+              .map((x) => (x.t === "str" ? { ...x, d: true } : x)),
+          };
         case "concat":
           return { t: "arr", items: r.items.concat(...v.map((x) => (x.t === "arr" ? x.items : [x]))) };
         case "map": {
           const f = v[0];
           if (!f) return ANY;
           const out: V[] = [];
-          for (let i = 0; i < r.items.length && i < 4096; i++) out.push(this.callWith(f, [r.items[i]!, { t: "num", n: i }], n));
+          for (let i = 0; i < r.items.length && i < 4096; i++)
+            out.push(this.callWith(f, [r.items[i]!, { t: "num", n: i }], n));
           return { t: "arr", items: out };
         }
       }
       return ANY;
     }
-    if (r.t === "obj" && r.props.has("__buf") && name === "toString") {
+    if (r.t === "obj" && r.props?.has("__buf") && name === "toString") {
       const inner = r.props.get("__buf") as V;
       const v = av;
       const enc = v[0] ? asStr(v[0]) : "utf8";
       if (inner.t !== "str" || enc === null) return ANY;
-      if (enc === "utf8" || enc === "utf-8" || enc === "latin1" || enc === "binary" || enc === "ascii") return decoded(Buffer.from(inner.s, "latin1").toString(enc as BufferEncoding));
-      if (Buffer.isEncoding(enc)) return { t: "str", s: Buffer.from(inner.s, "latin1").toString(enc as BufferEncoding), c: true };
+      if (enc === "utf8" || enc === "utf-8" || enc === "latin1" || enc === "binary" || enc === "ascii")
+        return decoded(Buffer.from(inner.s, "latin1").toString(enc as BufferEncoding));
+      if (Buffer.isEncoding(enc))
+        return { t: "str", s: Buffer.from(inner.s, "latin1").toString(enc as BufferEncoding), c: true };
       return ANY;
     }
     return ANY;
@@ -1472,7 +1670,8 @@ export class Analyzer {
   /** Applies a function value to known arguments (for `.map(c => String.fromCharCode(c ^ 7))`). */
   private callWith(f: V, argv: V[], n: N): V {
     if (f.t === "ref" || f.t === "m") return this.applyCall(f, [], n, false, argv.slice(0, 1));
-    if (f.t !== "fn" || !f.node || f.node.type !== "ArrowFunctionExpression" && f.node.type !== "FunctionExpression") return ANY;
+    if (f.t !== "fn" || !f.node || (f.node.type !== "ArrowFunctionExpression" && f.node.type !== "FunctionExpression"))
+      return ANY;
     const fn = f.node;
     const ov = new Map<string, V>(this.override ?? []);
     (fn.params as N[]).forEach((p: N, i: number) => {
@@ -1517,6 +1716,18 @@ export class Analyzer {
     if (!e || depth > 8) return null;
     const v = this.evalExpr(e);
     if (v.t === "str") return hostOfUrl(v.s) ?? hostOfPrefix(v.s);
+    const several = strsOf(v);
+    if (several) {
+      // every value the address can take must be an OpenVibe host; report the first that is not
+      let host: string | null = null;
+      for (let _i20 = 0, _a20 = several; _i20 < _a20.length; _i20++) {
+        const s = _a20[_i20]!;
+        const h = hostOfUrl(s) ?? hostOfPrefix(s);
+        if (h === null || !isOpenVibeHost(h)) return h;
+        host = h;
+      }
+      return host;
+    }
     switch (e.type) {
       case "ParenthesisExpression":
       case "AwaitExpression":
@@ -1538,14 +1749,17 @@ export class Analyzer {
           const first = args[0] ? this.evalExpr(args[0]) : ANY;
           if (first.t === "str" && hostOfUrl(first.s)) return hostOfUrl(first.s);
           const pre = args[0] ? this.constPrefix(args[0]) : null;
-          const relative = (first.t === "str" && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(first.s)) || (pre !== null && pre.startsWith("/") && !pre.startsWith("//"));
+          const relative =
+            (first.t === "str" && !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(first.s)) ||
+            (pre !== null && pre.startsWith("/") && !pre.startsWith("//"));
           if (cv.p === "URL" && relative && args[1]) return this.hostOf(args[1], depth + 1);
           if (cv.p === "Request" && pre !== null) return hostOfPrefix(pre);
         }
         return null;
       }
       case "ObjectExpression": {
-        for (const p of e.properties) {
+        for (let _i21 = 0, _a21 = e.properties; _i21 < _a21.length; _i21++) {
+          const p = _a21[_i21]!;
           if (p.type === "KeyValueProperty" && (p.key.value === "hostname" || p.key.value === "host")) {
             const hv = this.evalExpr(p.value);
             return hv.t === "str" ? hv.s.replace(/:\d+$/, "") : null;
@@ -1574,7 +1788,7 @@ export class Analyzer {
       const lv = this.evalExpr(e.left);
       if (asStr(lv) === null) return l;
       const r = this.evalExpr(e.right);
-      const rs = asStr(r);
+      const rs = asStr(r) ?? commonPrefix(strsOf(r));
       return rs === null ? l + (this.constPrefix(e.right) ?? "") : l + rs;
     }
     if (e.type === "ParenthesisExpression") return this.constPrefix(e.expression);
@@ -1588,7 +1802,8 @@ export class Analyzer {
       const v = strLit(n);
       this.checkStr(v, n.span.start, true);
     } else {
-      for (const q of n.quasis) {
+      for (let _i22 = 0, _a22 = n.quasis; _i22 < _a22.length; _i22++) {
+        const q = _a22[_i22]!;
         const s = q.cooked ?? q.raw;
         const v: V = { t: "str", s, p: payloadView(q.raw) };
         this.checkStr(v, q.span.start, true);
@@ -1624,13 +1839,14 @@ export class Analyzer {
     let t = false;
     const bl = this.binds.get(k);
     if (bl) {
-      for (const b of bl) {
+      for (let _i23 = 0, _a23 = bl; _i23 < _a23.length; _i23++) {
+        const b = _a23[_i23]!;
         if (b.source) t = true;
         else if (b.src) t = this.tainted(b.src, 0);
         else if (b.argOf) {
-          const name = this.fnName.get(b.argOf);
-          const lists = [...(name ? (this.callsByKey.get(name) ?? []) : []), ...(this.callsByFn.get(b.argOf) ?? [])];
-          t = lists.some((args) => args.slice(b.index).some((a) => a && this.tainted(a, 0)));
+          t = this.callSites(b.argOf).some((c) =>
+            c.arguments.slice(b.index).some((a: N) => this.tainted(a.expression, 0)),
+          );
         }
         if (t) break;
       }
@@ -1663,19 +1879,34 @@ export class Analyzer {
           const pn = propName(e);
           return pn === "stdin" || pn === "argv";
         }
-        return this.tainted(o, depth + 1) || (e.property.type === "Computed" && this.tainted(e.property.expression, depth + 1));
+        return (
+          this.tainted(o, depth + 1) ||
+          (e.property.type === "Computed" && this.tainted(e.property.expression, depth + 1))
+        );
       }
       case "CallExpression": {
         const c = e.callee;
         if (c.type === "MemberExpression") {
           const pn = propName(c);
           if (pn === "readFileSync" || pn === "readFile" || pn === "readSync") return true;
-          if (c.object.type === "Identifier" && c.object.value === "Math" && pn === "min" && e.arguments.some((a: N) => a.expression.type === "NumericLiteral")) return false;
+          if (
+            c.object.type === "Identifier" &&
+            c.object.value === "Math" &&
+            pn === "min" &&
+            e.arguments.some((a: N) => a.expression.type === "NumericLiteral")
+          )
+            return false;
         }
         if (c.type === "Identifier" && (c.value === "readFileSync" || c.value === "readFile")) return true;
         if (c.type === "Identifier" && c.ctxt !== GLOBAL_CTXT) {
           const fnv = this.evalExpr(c);
-          if (fnv.t === "fn" && fnv.node && (this.fnTouchesInput.has(fnv.node) || (this.fnReturns.get(fnv.node) ?? []).some((r) => this.tainted(r, depth + 1)))) return true;
+          if (
+            fnv.t === "fn" &&
+            fnv.node &&
+            (this.fnTouchesInput.has(fnv.node) ||
+              (this.fnReturns.get(fnv.node) ?? []).some((r) => this.tainted(r, depth + 1)))
+          )
+            return true;
         }
         if (c.type !== "Import" && c.type !== "Super" && this.tainted(c, depth + 1)) return true;
         return e.arguments.some((a: N) => this.tainted(a.expression, depth + 1));
@@ -1686,7 +1917,8 @@ export class Analyzer {
       const v = e[k];
       if (!v || typeof v !== "object") continue;
       if (Array.isArray(v)) {
-        for (const c of v) if (c && typeof c === "object" && this.tainted(c.type ? c : c.expression, depth + 1)) return true;
+        for (const c of v)
+          if (c && typeof c === "object" && this.tainted(c.type ? c : c.expression, depth + 1)) return true;
       } else if (this.tainted(v.type ? v : v.expression, depth + 1)) return true;
     }
     return false;
@@ -1699,7 +1931,8 @@ export class Analyzer {
         return this.accessPath(e.expression, depth + 1);
       case "Identifier": {
         const bl = this.binds.get(key(e));
-        if (bl && bl.length === 1 && bl[0]!.src && !bl[0]!.path && !bl[0]!.taintOnly && !isFn(bl[0]!.src)) return this.accessPath(bl[0]!.src, depth + 1);
+        if (bl && bl.length === 1 && bl[0]!.src && !bl[0]!.path && !bl[0]!.taintOnly && !isFn(bl[0]!.src))
+          return this.accessPath(bl[0]!.src, depth + 1);
         return "k:" + key(e);
       }
       case "MemberExpression": {
@@ -1707,7 +1940,8 @@ export class Analyzer {
         return this.accessPath(e.object, depth + 1) + (pn === null ? "[*]" : "." + pn);
       }
       case "CallExpression":
-        if (e.callee.type === "MemberExpression") return this.accessPath(e.callee.object, depth + 1) + "." + (propName(e.callee) ?? "*") + "()";
+        if (e.callee.type === "MemberExpression")
+          return this.accessPath(e.callee.object, depth + 1) + "." + (propName(e.callee) ?? "*") + "()";
         return "@" + e.span.start;
     }
     return "@" + e.span.start;
@@ -1718,17 +1952,44 @@ export class Analyzer {
     if (!rec.test) return null;
     const sides: N[] = [];
     collectComparisons(rec.test, sides);
-    for (const s of sides) {
+    for (let _i24 = 0, _a24 = sides; _i24 < _a24.length; _i24++) {
+      const s = _a24[_i24]!;
       if (!this.tainted(s, 0)) continue;
-      if (s.type === "MemberExpression" && (propName(s) === "length" || propName(s) === "size")) return { expr: s.object, lengthish: true };
+      if (s.type === "MemberExpression" && (propName(s) === "length" || propName(s) === "size"))
+        return { expr: s.object, lengthish: true };
       if (s.type === "Identifier") {
         const bl = this.binds.get(key(s));
         const src = bl?.[0]?.src;
-        if (src && src.type === "MemberExpression" && (propName(src) === "length" || propName(src) === "size")) return { expr: src.object, lengthish: true };
+        if (src && src.type === "MemberExpression" && (propName(src) === "length" || propName(src) === "size"))
+          return { expr: src.object, lengthish: true };
       }
-      return { expr: s, lengthish: false };
+      return { expr: s, lengthish: this.sizeDerived(s, 0) };
     }
     return null;
+  }
+
+  /** Does `e` come from the size of some data (`.length`, `.size`) rather than a number the input names? */
+  private sizeDerived(e: N, depth: number): boolean {
+    if (!e || typeof e !== "object" || depth > 6) return false;
+    if (e.type === "MemberExpression") {
+      const pn = propName(e);
+      if (pn === "length" || pn === "size") return true;
+    }
+    if (e.type === "Identifier") {
+      const bl = this.binds.get(key(e));
+      return !!bl && bl.length > 0 && bl.every((b) => !!b.src && !b.path && this.sizeDerived(b.src, depth + 1));
+    }
+    for (const k in e) {
+      if (k === "span") continue;
+      const v = e[k];
+      if (!v || typeof v !== "object") continue;
+      const list = Array.isArray(v) ? v : [v];
+      for (let i = 0; i < list.length; i++) {
+        const c = list[i];
+        if (c && typeof c === "object" && this.sizeDerived(c.type ? c : c.expression, depth + 1)) return true;
+      }
+    }
+    return false;
   }
 
   private checkLoops() {
@@ -1787,16 +2048,21 @@ export class Analyzer {
 
 // ---- helpers ------------------------------------------------------------------------------------
 // Binding keys are "name#ctxt"; cached per name and ctxt so a hot lookup allocates nothing.
-const KEY_CACHE = new Map<string, string[]>();
+const KEY_CACHE = new Map<string, Map<number, string>>();
 function key(id: N): string {
   const name: string = id.value;
   const ctxt: number = id.ctxt;
   let byCtxt = KEY_CACHE.get(name);
   if (!byCtxt) {
-    if (KEY_CACHE.size > 50_000) KEY_CACHE.clear();
-    KEY_CACHE.set(name, (byCtxt = []));
+    if (KEY_CACHE.size > 20_000) KEY_CACHE.clear();
+    KEY_CACHE.set(name, (byCtxt = new Map()));
   }
-  return (byCtxt[ctxt] ??= name + "#" + ctxt);
+  let k = byCtxt.get(ctxt);
+  if (k === undefined) {
+    if (byCtxt.size > 1000) byCtxt.clear();
+    byCtxt.set(ctxt, (k = name + "#" + ctxt));
+  }
+  return k;
 }
 function isFn(n: N): boolean {
   return n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression");
@@ -1804,11 +2070,9 @@ function isFn(n: N): boolean {
 function propName(m: N): string | null {
   const p = m.property;
   if (p.type === "Identifier") return p.value;
-  if (p.type === "Computed" && (p.expression.type === "StringLiteral" || p.expression.type === "NumericLiteral")) return String(p.expression.value);
+  if (p.type === "Computed" && (p.expression.type === "StringLiteral" || p.expression.type === "NumericLiteral"))
+    return String(p.expression.value);
   return null;
-}
-function isLengthOf(e: N): boolean {
-  return e.type === "MemberExpression" && (propName(e) === "length" || propName(e) === "size");
 }
 function isStdioFd(e: N): boolean {
   // process.stdout.fd / process.stderr.fd
@@ -1825,7 +2089,8 @@ function isConstTrue(t: N): boolean {
   return (t.type === "BooleanLiteral" && t.value) || (t.type === "NumericLiteral" && t.value !== 0);
 }
 function hasUseStrict(body: N[]): boolean {
-  for (const s of body) {
+  for (let _i25 = 0, _a25 = body; _i25 < _a25.length; _i25++) {
+    const s = _a25[_i25]!;
     if (s.type !== "ExpressionStatement" || s.expression.type !== "StringLiteral") return false;
     if (s.expression.value === "use strict") return true;
   }
@@ -1838,7 +2103,7 @@ function collectComparisons(t: N, out: N[]) {
     if (t.operator === "&&" || t.operator === "||") {
       collectComparisons(t.left, out);
       collectComparisons(t.right, out);
-    } else if (t.operator === "<" || t.operator === "<=" || t.operator === ">" || t.operator === ">=" || t.operator === "!==" || t.operator === "!=") {
+    } else if (t.operator === "<" || t.operator === "<=" || t.operator === ">" || t.operator === ">=") {
       out.push(t.left, t.right);
     }
     return;
@@ -1848,7 +2113,8 @@ function collectComparisons(t: N, out: N[]) {
 
 function union(vs: V[]): V {
   const flat: V[] = [];
-  for (const v of vs) {
+  for (let _i26 = 0, _a26 = vs; _i26 < _a26.length; _i26++) {
+    const v = _a26[_i26]!;
     if (v.t === "or") flat.push(...v.vs);
     else if (v.t !== "any" || !flat.some((x) => x.t === "any")) flat.push(v);
   }
@@ -1860,6 +2126,37 @@ function asStr(v: V): string | null {
   if (v.t === "str") return v.s;
   if (v.t === "num") return String(v.n);
   return null;
+}
+/** The strings a value can be, when every alternative is a known string. */
+function strsOf(v: V): string[] | null {
+  if (v.t === "str") return [v.s];
+  if (v.t !== "or") return null;
+  const out: string[] = [];
+  for (let _i27 = 0, _a27 = v.vs; _i27 < _a27.length; _i27++) {
+    const x = _a27[_i27]!;
+    if (x.t !== "str") return null;
+    out.push(x.s);
+  }
+  return out;
+}
+function commonPrefix(list: string[] | null): string | null {
+  if (!list || list.length === 0) return null;
+  let p = list[0]!;
+  for (let _i28 = 0, _a28 = list; _i28 < _a28.length; _i28++) {
+    const s = _a28[_i28]!;
+    while (!s.startsWith(p)) p = p.slice(0, -1);
+  }
+  return p;
+}
+const REF_INTERN = new Map<string, V>();
+/** The one value for a well-known path (interned; its resolved properties are cached on it). */
+function ref(p: string): V {
+  let r = REF_INTERN.get(p);
+  if (!r) {
+    if (REF_INTERN.size > 50_000) REF_INTERN.clear();
+    REF_INTERN.set(p, (r = { t: "ref", p }));
+  }
+  return r;
 }
 function decoded(s: string): V {
   return { t: "str", s, d: true, c: true };

@@ -45,7 +45,8 @@ function main() {
   const bytes = inputs.reduce((s, c) => s + Buffer.byteLength(c), 0) / inputs.length;
   for (const code of inputs) {
     const f = scanCode({ code, resource: "bench.js", tool: { name: "bench", net: "public" } });
-    if (f.some((x) => x.severity === "fail")) throw new Error("bench input unexpectedly fails: " + JSON.stringify(f.filter((x) => x.severity === "fail")));
+    if (f.some((x) => x.severity === "fail"))
+      throw new Error("bench input unexpectedly fails: " + JSON.stringify(f.filter((x) => x.severity === "fail")));
   }
   const parseMs: number[] = [];
   const scanMs: number[] = [];
@@ -76,10 +77,18 @@ function main() {
   const p50s = pct(scanMs, 0.5);
   const sumP = parseMs.reduce((a, b) => a + b, 0);
   const sumS = scanMs.reduce((a, b) => a + b, 0);
-  console.log(`inputs: ${inputs.length} tools × ${Math.round(bytes)} bytes, ${ROUNDS} rounds (${parseMs.length} samples each)`);
-  console.log(`bare parse : p50 ${p50p.toFixed(2)} ms  p99 ${pct(parseMs, 0.99).toFixed(2)} ms  ${mbps(p50p).toFixed(1)} MB/s`);
-  console.log(`scan       : p50 ${p50s.toFixed(2)} ms  p99 ${pct(scanMs, 0.99).toFixed(2)} ms  ${mbps(p50s).toFixed(1)} MB/s`);
-  console.log(`ratio scan/parse: p50 ${(p50s / p50p).toFixed(2)}×  total ${(sumS / sumP).toFixed(2)}×  (target ≤ 1.5×)`);
+  console.log(
+    `inputs: ${inputs.length} tools × ${Math.round(bytes)} bytes, ${ROUNDS} rounds (${parseMs.length} samples each)`,
+  );
+  console.log(
+    `bare parse : p50 ${p50p.toFixed(2)} ms  p99 ${pct(parseMs, 0.99).toFixed(2)} ms  ${mbps(p50p).toFixed(1)} MB/s`,
+  );
+  console.log(
+    `scan       : p50 ${p50s.toFixed(2)} ms  p99 ${pct(scanMs, 0.99).toFixed(2)} ms  ${mbps(p50s).toFixed(1)} MB/s`,
+  );
+  console.log(
+    `ratio scan/parse: p50 ${(p50s / p50p).toFixed(2)}×  total ${(sumS / sumP).toFixed(2)}×  (target ≤ 1.5×)`,
+  );
 }
 
 main();

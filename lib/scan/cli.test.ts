@@ -9,7 +9,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "ov-scan-"));
 const good = path.join(dir, "good.js");
 const bad = path.join(dir, "bad.js");
 const online = path.join(dir, "online.js");
-writeFileSync(good, 'console.log(JSON.stringify({ ok: true }));\n');
+writeFileSync(good, "console.log(JSON.stringify({ ok: true }));\n");
 writeFileSync(bad, "console.log(process.env.HOME);\n");
 writeFileSync(online, 'await fetch("https://api.openvibe.services/v1");\n');
 
@@ -32,9 +32,16 @@ describe("openvibe-scan CLI", () => {
   it("--json prints one object per file; --net changes the verdict", () => {
     const r = run(["--json", "--net", "openvibe-only", online, good]);
     expect(r.code).toBe(0);
-    const lines = r.out.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = r.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ file: online, verdict: "flagged", findings: [{ rule: "net.use", severity: "flag", tool: "online" }] });
+    expect(lines[0]).toMatchObject({
+      file: online,
+      verdict: "flagged",
+      findings: [{ rule: "net.use", severity: "flag", tool: "online" }],
+    });
     expect(lines[1]).toEqual({ file: good, verdict: "passed", findings: [] });
     expect(run(["--json", online]).code).toBe(1);
   });

@@ -27,7 +27,23 @@ describe("corpus", () => {
     expect(hostile.length).toBeGreaterThanOrEqual(40);
     expect(benign.length).toBeGreaterThanOrEqual(30);
     const covered = new Set(hostile.map((h) => h.expect));
-    for (const rule of ["env.read", "module.forbidden", "process.native", "fs.write", "code.eval", "net.denied", "net.foreign_host", "payload.encoded", "payload.code", "code.minified", "timer.long", "loop.input", "scan.unresolved", "module.unresolved", "net.unresolved_host"] as RuleId[]) {
+    for (const rule of [
+      "env.read",
+      "module.forbidden",
+      "process.native",
+      "fs.write",
+      "code.eval",
+      "net.denied",
+      "net.foreign_host",
+      "payload.encoded",
+      "payload.code",
+      "code.minified",
+      "timer.long",
+      "loop.input",
+      "scan.unresolved",
+      "module.unresolved",
+      "net.unresolved_host",
+    ] as RuleId[]) {
       expect(covered, rule).toContain(rule);
     }
   });

@@ -3,7 +3,7 @@
 import { parseSync } from "@swc/core";
 import { Analyzer } from "./analyze";
 import { RULES, verdictOf, type Finding, type Net, type RuleId, type Verdict } from "./rules";
-import { PARSE_OPTIONS, SourceMapper, firstEncodedRunInFile, firstLongLine } from "./text";
+import { PARSE_OPTIONS, SourceMapper, firstEncodedRunInFile, firstLongLine, nestingRisk } from "./text";
 
 export { PARSE_OPTIONS } from "./text";
 
@@ -16,7 +16,6 @@ export interface ScanInput {
   tool?: { name?: string; net?: Net };
 }
 
-
 export function scanCode(input: ScanInput): Finding[] {
   const { code, resource } = input;
   const toolName = input.tool?.name;
@@ -26,7 +25,15 @@ export function scanCode(input: ScanInput): Finding[] {
   const out: Finding[] = [];
   const add = (rule: RuleId, loc: { line: number; column: number; excerpt: string }, excerpt?: string) => {
     const r = RULES[rule];
-    const f: Finding = { rule, severity: r.severity, resource, line: loc.line, column: loc.column, excerpt: excerpt ?? loc.excerpt, message: r.message };
+    const f: Finding = {
+      rule,
+      severity: r.severity,
+      resource,
+      line: loc.line,
+      column: loc.column,
+      excerpt: excerpt ?? loc.excerpt,
+      message: r.message,
+    };
     if (toolName !== undefined) f.tool = toolName;
     out.push(f);
   };
@@ -36,6 +43,12 @@ export function scanCode(input: ScanInput): Finding[] {
   const run = firstEncodedRunInFile(code);
   if (run !== -1) add("payload.encoded", map.locateIndex(run));
 
+  const deep = nestingRisk(code);
+  if (deep !== -1) {
+    add("scan.too_deep", map.locateIndex(deep));
+    return out;
+  }
+
   let program: unknown;
   try {
     program = parseSync(code, PARSE_OPTIONS);
@@ -43,14 +56,24 @@ export function scanCode(input: ScanInput): Finding[] {
     const msg = String(err instanceof Error ? err.message : err);
     const m = /-->\s*\S*?:(\d+):(\d+)|\n\s*(\d+)\s*\|/.exec(msg);
     const line = m ? Number(m[1] ?? m[3]) : 1;
-    const first = msg.split("\n").find((l) => l.trim().startsWith("x "))?.trim().slice(2) ?? "syntax error";
+    const first =
+      msg
+        .split("\n")
+        .find((l) => l.trim().startsWith("x "))
+        ?.trim()
+        .slice(2) ?? "syntax error";
     const f = map.locateIndex(0);
     add("scan.parse", { line, column: m?.[2] ? Number(m[2]) : 1, excerpt: f.excerpt }, first.slice(0, 160));
     return out;
   }
 
   const analyzer = new Analyzer(net);
-  analyzer.run(program);
+  try {
+    analyzer.run(program);
+  } catch {
+    // code the analyzer cannot follow (e.g. nesting deep enough to exhaust the stack) fails closed
+    analyzer.findings.push({ rule: "scan.unresolved", pos: 1 });
+  }
   // one finding per rule and line is enough for a person; aliases of one read share a line
   const seen = new Set(out.map((f) => f.rule + ":" + f.line));
   for (const rf of analyzer.findings) {
@@ -88,10 +111,21 @@ export function scanSkill(document: SkillDocument): { verdict: Verdict; findings
     const res = resources.get(tool.entry);
     if (!res || typeof res.text !== "string") {
       const r = RULES["scan.entry_missing"];
-      findings.push({ rule: "scan.entry_missing", severity: r.severity, tool: tool.name, resource: String(tool.entry), line: 0, column: 0, excerpt: "", message: r.message });
+      findings.push({
+        rule: "scan.entry_missing",
+        severity: r.severity,
+        tool: tool.name,
+        resource: String(tool.entry),
+        line: 0,
+        column: 0,
+        excerpt: "",
+        message: r.message,
+      });
       continue;
     }
-    findings.push(...scanCode({ code: res.text, resource: res.name, tool: { name: tool.name, net: tool.net ?? "deny" } }));
+    findings.push(
+      ...scanCode({ code: res.text, resource: res.name, tool: { name: tool.name, net: tool.net ?? "deny" } }),
+    );
   }
   return { verdict: verdictOf(findings), findings };
 }

@@ -30,19 +30,47 @@ export const DECODE_PROBE_MIN = 16;
 export const RULES = {
   "env.read": { severity: "fail", message: "reads your environment variables, where secrets live" },
   "process.spawn": { severity: "fail", message: "starts another program outside the sandbox's control" },
-  "process.native": { severity: "fail", message: "reaches Node's internal bindings or native add-ons, around every safeguard" },
-  "module.forbidden": { severity: "fail", message: "loads a module that can run other code or programs (vm, worker_threads, child_process and the like)" },
-  "module.unresolved": { severity: "fail", message: "loads a module whose name is computed at run time, so nobody can check what it is" },
+  "process.native": {
+    severity: "fail",
+    message: "reaches Node's internal bindings or native add-ons, around every safeguard",
+  },
+  "module.forbidden": {
+    severity: "fail",
+    message: "loads a module that can run other code or programs (vm, worker_threads, child_process and the like)",
+  },
+  "module.unresolved": {
+    severity: "fail",
+    message: "loads a module whose name is computed at run time, so nobody can check what it is",
+  },
   "fs.write": { severity: "fail", message: "writes, changes or deletes files on the machine" },
-  "code.eval": { severity: "fail", message: "turns text into running code (eval, Function or the like), which hides what it really does" },
+  "code.eval": {
+    severity: "fail",
+    message: "turns text into running code (eval, Function or the like), which hides what it really does",
+  },
   "net.denied": { severity: "fail", message: "uses the internet although this tool says it needs no internet" },
-  "net.foreign_host": { severity: "fail", message: "names a site that is not OpenVibe's although this tool may reach OpenVibe sites only" },
-  "net.unresolved_host": { severity: "fail", message: "reaches an address built at run time, so nobody can check it is an OpenVibe site" },
-  "payload.encoded": { severity: "fail", message: "carries a long block of encoded data (base64 or hex) that a person cannot read" },
-  "payload.code": { severity: "fail", message: "carries hidden code that is decoded from an encoded or scrambled string" },
+  "net.foreign_host": {
+    severity: "fail",
+    message: "names a site that is not OpenVibe's although this tool may reach OpenVibe sites only",
+  },
+  "net.unresolved_host": {
+    severity: "fail",
+    message: "reaches an address built at run time, so nobody can check it is an OpenVibe site",
+  },
+  "payload.encoded": {
+    severity: "fail",
+    message: "carries a long block of encoded data (base64 or hex) that a person cannot read",
+  },
+  "payload.code": {
+    severity: "fail",
+    message: "carries hidden code that is decoded from an encoded or scrambled string",
+  },
   "code.minified": { severity: "fail", message: "is packed into very long lines that a person cannot review" },
-  "scan.unresolved": { severity: "fail", message: "reaches a sensitive object in a way the scanner cannot follow, so it is treated as unsafe" },
+  "scan.unresolved": {
+    severity: "fail",
+    message: "reaches a sensitive object in a way the scanner cannot follow, so it is treated as unsafe",
+  },
   "scan.parse": { severity: "fail", message: "is not valid JavaScript, so it cannot be checked" },
+  "scan.too_deep": { severity: "fail", message: "nests code so deeply that it cannot be checked safely" },
   "scan.entry_missing": { severity: "fail", message: "names a code file that the skill does not contain" },
   "net.use": { severity: "flag", message: "uses the internet" },
   "timer.long": { severity: "flag", message: "waits for more than 5 seconds" },

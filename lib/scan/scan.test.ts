@@ -47,6 +47,21 @@ describe("finding shape and verdict", () => {
     expect(f[0]!.severity).toBe("fail");
   });
 
+  it("refuses code nested deep enough to crash the native parser, and never throws", () => {
+    expect(rules("(".repeat(3000) + "1" + ")".repeat(3000))).toContain("scan.too_deep");
+    expect(rules("x=" + "()=>".repeat(5000) + "1")).toContain("scan.too_deep");
+    // deep but parseable chains overflow the walker's stack: that fails closed instead of throwing
+    const chain = rules("a" + ".b".repeat(30000));
+    expect(chain).toContain("scan.unresolved");
+    for (const code of [
+      "class A { #x = 1; static { this.y = 1 } get z() { return this.#x } }",
+      "label: for (;;) { break label }",
+      "const { a = 1, ...r } = o; x ??= y;",
+    ]) {
+      expect(() => scan(code)).not.toThrow();
+    }
+  });
+
   it("reports columns in characters on lines with non-ASCII text", () => {
     const [f] = scan('const s = "héllo wörld"; eval(s);\n');
     expect(f!.rule).toBe("code.eval");
@@ -56,7 +71,7 @@ describe("finding shape and verdict", () => {
   it("scanSkill scans each tool's entry with that tool's net and folds the verdict", () => {
     const doc = {
       resources: [
-        { name: "ok.js", media_type: "text/javascript", text: 'console.log(JSON.stringify({ ok: true }));\n' },
+        { name: "ok.js", media_type: "text/javascript", text: "console.log(JSON.stringify({ ok: true }));\n" },
         { name: "net.js", media_type: "text/javascript", text: 'await fetch("https://api.openvibe.services/v1");\n' },
       ],
       tools: [
@@ -102,7 +117,19 @@ describe("rules", () => {
     expectRule('import("data:text/javascript,console.log(1)")', "payload.code");
   });
   it("fs.write for sync, callback and promise writes, and open-for-write", () => {
-    for (const api of ["writeFileSync", "appendFile", "mkdirSync", "rmSync", "renameSync", "symlink", "unlinkSync", "createWriteStream", "copyFileSync", "truncate", "cp"]) {
+    for (const api of [
+      "writeFileSync",
+      "appendFile",
+      "mkdirSync",
+      "rmSync",
+      "renameSync",
+      "symlink",
+      "unlinkSync",
+      "createWriteStream",
+      "copyFileSync",
+      "truncate",
+      "cp",
+    ]) {
       expectRule(`const fs = require("fs"); fs.${api}("a", "b");`, "fs.write");
     }
     expectRule('const fs = require("fs"); fs.promises.writeFile("a", "b");', "fs.write");
@@ -114,7 +141,9 @@ describe("rules", () => {
     expectRule('import { open } from "fs/promises"; await open("a", "a");', "fs.write");
   });
   it("fs reads and stdin are fine", () => {
-    expectClean('const fs = require("node:fs"); const s = fs.readFileSync(0, "utf8"); fs.openSync("x", "r"); fs.existsSync("y"); console.log(s);');
+    expectClean(
+      'const fs = require("node:fs"); const s = fs.readFileSync(0, "utf8"); fs.openSync("x", "r"); fs.existsSync("y"); console.log(s);',
+    );
     expectClean('import { readFile } from "node:fs/promises"; console.log(await readFile("/dev/stdin", "utf8"));');
     expectClean('process.stdin.on("data", (c) => process.stdout.write(c));');
   });
@@ -161,7 +190,15 @@ describe("rules", () => {
     expectRule("fetch('https://api.openvibe.services' + path)", "net.unresolved_host", "openvibe-only");
     expect(rules("fetch('https://api.openvibe.services/' + path)", "openvibe-only")).toEqual(["net.use"]);
     expect(rules("fetch(`https://api.openvibe.services/v1/${id}`)", "openvibe-only")).toEqual(["net.use"]);
-    expect(rules("const B = 'https://api.openvibe.services'; fetch(new URL('/v1', B))", "openvibe-only")).toEqual(["net.use"]);
+    expect(rules("const B = 'https://api.openvibe.services'; fetch(new URL('/v1', B))", "openvibe-only")).toEqual([
+      "net.use",
+    ]);
+    const api = "const B = 'https://api.openvibe.services'; const api = (p) => fetch(B + p);\n";
+    expect(rules(api + "api('/v1/a'); api('/v1/b');", "openvibe-only")).toEqual(["net.use"]);
+    expect(rules(api + "api('/v1/a'); api(input.path);", "openvibe-only")).toContain("net.unresolved_host");
+    expect(
+      rules("const u = cond ? 'https://a.openvibe.services/x' : 'https://evil.com/x'; fetch(u)", "openvibe-only"),
+    ).toContain("net.foreign_host");
   });
   it("payload.encoded at 200 characters of one alphabet, after joining pieces", () => {
     const b64 = B64_CHUNK.repeat(4);
@@ -170,14 +207,23 @@ describe("rules", () => {
     expectRule(`const a = "${"0123456789abcdef".repeat(13)}";`, "payload.encoded");
     expectRule(`const a = "${b64.slice(0, 100)}" + "${b64.slice(100, 200)}";`, "payload.encoded");
     expectRule(`const a = ["${b64.slice(0, 100)}", "${b64.slice(100, 200)}"].join("");`, "payload.encoded");
-    expectRule(`const p = ["${b64.slice(0, 100)}", "${b64.slice(100, 200)}"]; const a = p.join("");`, "payload.encoded");
-    expectRule("const a = `\n  " + b64.slice(0, 64) + "\n  " + b64.slice(64, 128) + "\n  " + b64.slice(128, 210) + "\n`;", "payload.encoded");
+    expectRule(
+      `const p = ["${b64.slice(0, 100)}", "${b64.slice(100, 200)}"]; const a = p.join("");`,
+      "payload.encoded",
+    );
+    expectRule(
+      "const a = `\n  " + b64.slice(0, 64) + "\n  " + b64.slice(64, 128) + "\n  " + b64.slice(128, 210) + "\n`;",
+      "payload.encoded",
+    );
     expectRule(`const a = "${"\\x41\\x7a".repeat(50)}";`, "payload.encoded");
     expectClean(`const a = "${"\\x41\\x7a".repeat(49)}";`);
   });
   it("payload.code when something decodes to code", () => {
     expectRule('const s = atob("cHJvY2Vzcy5lbnYuU0VDUkVU");', "payload.code");
-    expectRule('const s = Buffer.from("636f6e736f6c652e6c6f672870726f636573732e656e7629", "hex").toString();', "payload.code");
+    expectRule(
+      'const s = Buffer.from("636f6e736f6c652e6c6f672870726f636573732e656e7629", "hex").toString();',
+      "payload.code",
+    );
     expectRule("const s = String.fromCharCode(101,118,97,108,40,120,41);", "payload.code");
     expectRule('const s = "cmVxdWlyZSgiY2hpbGRfcHJvY2VzcyIp";', "payload.code");
     expectRule('const s = "\\x72\\x65\\x71\\x75\\x69\\x72\\x65\\x28\\x27\\x66\\x73\\x27\\x29";', "payload.code");
@@ -209,6 +255,10 @@ describe("rules", () => {
     expectClean(read + "for (const a of input.xs) { for (const c of a.cells) {} }");
     expectClean(read + "for (let i = 0; i < input.xs.length; i++) {}");
     expectClean(read + "const n = Math.min(input.n, 50); for (let i = 0; i < n; i++) {}");
+    // sizes derived from the data itself are one pass over it, not a count the input chooses
+    const width = read + "const rows = input.rows; const width = Math.max(...rows.map((r) => r.length));\n";
+    expectClean(width + "const names = Array.from({ length: width }, (_, i) => String(i));");
+    expectClean(width + "for (let c = 0; c < width; c++) {}");
   });
 });
 
@@ -327,12 +377,21 @@ describe("more routes", () => {
     expectRule(`const s = new TextDecoder().decode(new Uint8Array([${codes}]));`, "payload.code");
     expectRule(`const s = Buffer.from([${codes}]).toString();`, "payload.code");
     const b64 = B64_CHUNK.repeat(3);
-    expectRule(`let s = "${b64.slice(0, 90)}";\ns += "${b64.slice(90, 180)}";\ns += "${b64.slice(180, 230)}";`, "payload.encoded");
+    expectRule(
+      `let s = "${b64.slice(0, 90)}";\ns += "${b64.slice(90, 180)}";\ns += "${b64.slice(180, 230)}";`,
+      "payload.encoded",
+    );
   });
   it("timer delays given as strings or by the input", () => {
     expectRule("setTimeout(f, '6000')", "timer.long");
-    expectRule('const input = JSON.parse(require("fs").readFileSync(0, "utf8")); setTimeout(f, input.delay);', "timer.long");
-    expectRule('const input = JSON.parse(require("fs").readFileSync(0, "utf8")); Array.from({ length: input.n }, (_, i) => i);', "loop.input");
+    expectRule(
+      'const input = JSON.parse(require("fs").readFileSync(0, "utf8")); setTimeout(f, input.delay);',
+      "timer.long",
+    );
+    expectRule(
+      'const input = JSON.parse(require("fs").readFileSync(0, "utf8")); Array.from({ length: input.n }, (_, i) => i);',
+      "loop.input",
+    );
   });
   it("writing to stdout or stderr through fs is output, not a file write", () => {
     expectClean('require("fs").writeSync(1, JSON.stringify({ a: 1 }));');
@@ -343,17 +402,24 @@ describe("more routes", () => {
 
 describe("benign look-alikes pass", () => {
   it("the word eval in a string or a comment", () => {
-    expectClean('// never eval(user input)\nconst note = "eval(x) is dangerous; new Function too";\nconsole.log(note);');
+    expectClean(
+      '// never eval(user input)\nconst note = "eval(x) is dangerous; new Function too";\nconsole.log(note);',
+    );
   });
   it("a property named env on the tool's own object, and a local named process", () => {
     expectClean('const tool = { env: "prod" }; console.log(tool.env); const cfg = { process: 1 }; cfg.process;');
     expectClean("function run(process) { return process.env } run({ env: 1 });");
   });
   it("a short base64 constant", () => {
-    expectClean('const DOT = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";');
+    expectClean(
+      'const DOT = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";',
+    );
   });
   it("a long readable file", () => {
-    const body = Array.from({ length: 600 }, (_, i) => `const value${i} = Math.max(${i}, 3); // step ${i} of the long readable file`).join("\n");
+    const body = Array.from(
+      { length: 600 },
+      (_, i) => `const value${i} = Math.max(${i}, 3); // step ${i} of the long readable file`,
+    ).join("\n");
     expect(body.length).toBeGreaterThan(40_000);
     expectClean(body);
   });
@@ -363,7 +429,9 @@ describe("benign look-alikes pass", () => {
     expectClean("for (const a of [1, 2, 3]) for (const b of [1, 2, 3]) console.log(a + b);");
   });
   it("typeof and instanceof Function, JSON and Math work", () => {
-    expectClean("const f = (x) => x; console.log(typeof f === 'function', f instanceof Function, JSON.stringify({ a: Math.max(1, 2) }));");
+    expectClean(
+      "const f = (x) => x; console.log(typeof f === 'function', f instanceof Function, JSON.stringify({ a: Math.max(1, 2) }));",
+    );
     expectClean("const o = JSON.parse('{}'); if (o.constructor === Object) console.log('plain');");
   });
 });

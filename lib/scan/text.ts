@@ -59,6 +59,59 @@ export function firstEncodedRunInFile(code: string): number {
   return r ? r.at : -1;
 }
 
+/**
+ * swc's parser recurses natively and crashes the whole process (no exception) on very deep nesting,
+ * so code shaped to nest that deep is refused before parsing. The limits are far above real tools.
+ */
+export const NESTING_LIMITS = {
+  brackets: 1000,
+  arrows: 1500,
+  ifs: 4000,
+  unaryRun: 5000,
+  assignments: 15000,
+  conditionals: 15000,
+} as const;
+
+/** Index where code first exceeds NESTING_LIMITS, or -1. Counts over the raw text, strings included. */
+export function nestingRisk(code: string): number {
+  let depth = 0;
+  let arrows = 0;
+  let ifs = 0;
+  let unary = 0;
+  let eqs = 0;
+  let qs = 0;
+  const L = NESTING_LIMITS;
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > L.brackets) return i;
+    } else if (c === 41 || c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 61) {
+      if (code.charCodeAt(i + 1) === 62) {
+        if (++arrows > L.arrows) return i;
+      } else if (++eqs > L.assignments) return i;
+    } else if (c === 63) {
+      if (++qs > L.conditionals) return i;
+    } else if (
+      c === 105 &&
+      code.charCodeAt(i + 1) === 102 &&
+      !isIdentChar(code.charCodeAt(i - 1)) &&
+      !isIdentChar(code.charCodeAt(i + 2))
+    ) {
+      if (++ifs > L.ifs) return i;
+    }
+    if (c === 33 || c === 126 || c === 43 || c === 45) {
+      if (++unary > L.unaryRun) return i;
+    } else if (c !== 32 && c !== 10 && c !== 13 && c !== 9) unary = 0;
+  }
+  return -1;
+}
+
+function isIdentChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 36 || c === 95;
+}
+
 /** Character index of the first line longer than MAX_LINE_BYTES bytes, or -1. */
 export function firstLongLine(code: string, ascii: boolean): number {
   let start = 0;
@@ -67,7 +120,10 @@ export function firstLongLine(code: string, ascii: boolean): number {
     if (end === -1) end = code.length;
     const len = end - start;
     // A character is at most 3 UTF-8 bytes in a JS string (surrogate pairs are 4 for 2 chars).
-    if (len > MAX_LINE_BYTES || (!ascii && len * 3 > MAX_LINE_BYTES && Buffer.byteLength(code.slice(start, end)) > MAX_LINE_BYTES)) {
+    if (
+      len > MAX_LINE_BYTES ||
+      (!ascii && len * 3 > MAX_LINE_BYTES && Buffer.byteLength(code.slice(start, end)) > MAX_LINE_BYTES)
+    ) {
       return start;
     }
     start = end + 1;
@@ -133,8 +189,12 @@ export interface RunReport {
 export function longEncodedRun(s: string): RunReport | null {
   if (s.length < LONG_ENCODED_CHARS || !unionRunReaches(s)) return null;
   // one pass, three alphabets at once: 0 standard base64 (+ / =), 1 url-safe (- _ =), 2 hex
-  let r0 = 0, r1 = 0, r2 = 0;
-  let s0 = 0, s1 = 0, s2 = 0;
+  let r0 = 0,
+    r1 = 0,
+    r2 = 0;
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0;
   let piece = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -195,7 +255,8 @@ export function isOpenVibeHost(host: string): boolean {
 }
 
 const URL_RE = /\b([a-z][a-z0-9+.-]{1,15}):\/\/[^\s"'`<>\\]+/gi;
-const HOST_RE = /(?:^|[^a-z0-9.@_-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,24}))(?![a-z0-9_-]|\.[a-z0-9])/gi;
+const HOST_RE =
+  /(?:^|[^a-z0-9.@_-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,24}))(?![a-z0-9_-]|\.[a-z0-9])/gi;
 const IPV4_RE = /(?:^|[^0-9.])((?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3})(?![0-9.])/g;
 const EMAIL_RE = /[a-z0-9._%+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,24})/gi;
 const LOCALHOST_RE = /\blocalhost\b|\[[0-9a-f:.]*:[0-9a-f:.]*\]/i;
