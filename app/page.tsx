@@ -1,94 +1,126 @@
 import Link from "next/link";
-import { db } from "@/lib/db";
+import { SkillCard } from "@/components/skill-card";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { browseHref, DEFAULT_QUERY, parseBrowseQuery, type BrowseQuery } from "@/lib/registry/browse-query";
+import { searchSkills, type SearchResult } from "@/lib/registry/search";
+import { BrowseFilters } from "./_components/browse-filters";
+import { Pager } from "./_components/pager";
+import styles from "./_components/browse.module.css";
 
 export const metadata = { title: { absolute: "OpenVibe Skills — agent skills that run sandboxed" } };
 
-const PAGE_SIZE = 20;
+type Outcome =
+  | { kind: "ok"; result: SearchResult }
+  | { kind: "invalid"; query: BrowseQuery; messages: string[] }
+  | { kind: "failed"; query: BrowseQuery };
 
-type LatestSkill = { slug: string; name: string; summary: string; version: string; runs: string; author: string; publishedAt: Date };
-
-// The newest published version per skill. A later issue replaces this with the full browse in
-// lib/registry; until then the scan bounds the work to a few pages of versions.
-async function latestSkills(q: string): Promise<LatestSkill[]> {
-  const versions = await db.skillVersion.findMany({
-    where: {
-      status: { in: ["passed", "flagged"] },
-      retiredAt: null,
-      ...(q
-        ? {
-            OR: [
-              { name: { contains: q, mode: "insensitive" as const } },
-              { summary: { contains: q, mode: "insensitive" as const } },
-              { skill: { slug: { contains: q, mode: "insensitive" as const } } },
-            ],
-          }
-        : {}),
-    },
-    orderBy: [{ publishedAt: "desc" }, { semverMajor: "desc" }, { semverMinor: "desc" }, { semverPatch: "desc" }],
-    take: PAGE_SIZE * 3,
-    select: {
-      version: true,
-      name: true,
-      summary: true,
-      runs: true,
-      publishedAt: true,
-      skill: { select: { slug: true, owner: { select: { handle: true } } } },
-    },
-  });
-  const seen = new Set<string>();
-  const skills: LatestSkill[] = [];
-  for (const v of versions) {
-    if (seen.has(v.skill.slug)) continue;
-    seen.add(v.skill.slug);
-    skills.push({ slug: v.skill.slug, name: v.name, summary: v.summary, version: v.version, runs: v.runs, author: v.skill.owner.handle, publishedAt: v.publishedAt });
-    if (skills.length === PAGE_SIZE) break;
+async function browse(params: Record<string, string | string[] | undefined>): Promise<Outcome> {
+  let query: BrowseQuery;
+  try {
+    query = parseBrowseQuery(params);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const details = (err.details as { message: string }[] | undefined) ?? [];
+    return { kind: "invalid", query: DEFAULT_QUERY, messages: details.map((d) => d.message) };
   }
-  return skills;
+  try {
+    return { kind: "ok", result: await searchSkills(query) };
+  } catch (err) {
+    log.error("browse search failed", { err });
+    return { kind: "failed", query };
+  }
 }
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const raw = (await searchParams).q;
-  const q = (Array.isArray(raw) ? raw[0] : raw)?.trim().slice(0, 100) ?? "";
-  const skills = await latestSkills(q);
+  const outcome = await browse(await searchParams);
+  const query = outcome.kind === "ok" ? outcome.result.query : outcome.query;
+  const filtered = query.runs || query.net || query.trust || query.status !== DEFAULT_QUERY.status;
   return (
     <>
       <section className="hero">
-        <h1>{q ? `Skills matching “${q}”` : "Agent skills, run safely"}</h1>
-        {q ? (
-          <p>
-            <Link href="/">Clear the search</Link>
-          </p>
-        ) : (
+        <h1 className={styles.title}>{query.q ? `Skills matching “${query.q}”` : "Agent skills, run safely"}</h1>
+        {query.q ? null : (
           <p className="lead">
             Skills teach an agent how to do something. When a skill carries code, it runs only in a sandbox on a Link —
             never on our servers and never with your secrets.
           </p>
         )}
       </section>
-      <section aria-labelledby="latest-title">
-        <h2 id="latest-title">{q ? `${skills.length} found` : "Latest skills"}</h2>
-        {skills.length === 0 ? (
-          <div className="empty">
-            <p>{q ? "No published skill matches that search. Try fewer or different words." : "No skills have been published yet."}</p>
-            {q ? null : <p className="muted">Publishing opens soon; the first skills will appear here.</p>}
-          </div>
-        ) : (
-          <ul className="card-list">
-            {skills.map((s) => (
-              <li key={s.slug} className="card">
-                <h3 className="card-title">
-                  {s.name} <span className="muted mono">{`${s.slug}@${s.version}`}</span>
-                </h3>
-                <p>{s.summary}</p>
-                <p className="card-meta">
-                  by <span className="mono">@{s.author}</span>
-                  {s.runs === "sandbox" ? <span className="badge">runs code in a sandbox</span> : null}
-                </p>
-              </li>
+      <BrowseFilters query={query} />
+      {outcome.kind === "invalid" ? (
+        <div role="alert" className="form-error">
+          <p>Some of the search options could not be read.</p>
+          <ul>
+            {outcome.messages.map((m) => (
+              <li key={m}>{m}</li>
             ))}
           </ul>
-        )}
-      </section>
+          <p>
+            <Link href="/">Start a new search</Link>
+          </p>
+        </div>
+      ) : outcome.kind === "failed" ? (
+        <div role="alert" className="form-error">
+          <p>Searching is not working right now. Try again in a moment.</p>
+        </div>
+      ) : (
+        <Results result={outcome.result} filtered={Boolean(filtered)} />
+      )}
     </>
+  );
+}
+
+function Results({ result, filtered }: { result: SearchResult; filtered: boolean }) {
+  const { query, skills, total, totalCapped, pages } = result;
+  const count = totalCapped ? `More than ${total.toLocaleString("en-GB")} skills` : `${total} skill${total === 1 ? "" : "s"}`;
+  const title = query.q || filtered ? `${count} found` : "Skills";
+  return (
+    <section aria-labelledby="results-title">
+      <div className={styles.summary}>
+        <h2 id="results-title">{title}</h2>
+        {total > 0 ? (
+          <p className="muted">
+            Page {Math.min(query.page, pages)} of {pages}
+            {totalCapped ? "+" : ""}
+          </p>
+        ) : null}
+      </div>
+      {skills.length === 0 ? (
+        <div className="empty">
+          {total > 0 ? (
+            <p>
+              There is no page {query.page}. <Link href={browseHref(query, { page: 1 })}>Go to the first page</Link>.
+            </p>
+          ) : query.q || filtered ? (
+            <>
+              <p>No published skill matches that search. Try fewer or different words, or fewer filters.</p>
+              <p>
+                <Link href="/">Show every skill</Link>
+              </p>
+            </>
+          ) : (
+            <>
+              <p>No skills have been published yet.</p>
+              <p>
+                <Link href="/publish">Publish the first one</Link>
+              </p>
+            </>
+          )}
+        </div>
+      ) : (
+        <ul className={styles.grid}>
+          {skills.map((s) => (
+            <li key={s.slug}>
+              <SkillCard skill={s} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager query={query} pages={pages} />
+      {totalCapped && query.page >= pages ? (
+        <p className="muted">Only the first {total.toLocaleString("en-GB")} are paged: add words or filters to see others.</p>
+      ) : null}
+    </section>
   );
 }

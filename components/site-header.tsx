@@ -23,9 +23,7 @@ export function SiteHeader({ user }: { user: SessionUser | null }) {
         </form>
         <nav aria-label="Main" className="site-nav">
           <Link href="/">Browse</Link>
-          <span className="nav-later" title="Publishing opens soon">
-            Publish <span className="badge">soon</span>
-          </span>
+          <Link href="/publish">Publish</Link>
           <Link href="/dashboard">Dashboard</Link>
         </nav>
         <div className="site-account">

@@ -1,5 +1,6 @@
 // `openvibe-link exec` as authors run it: the real launcher, the real sandbox, one JSON line.
 import { spawn, spawnSync } from "node:child_process";
+import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -34,7 +35,7 @@ describe("openvibe-link exec", () => {
     expect(stdout.trim().split("\n")).toHaveLength(1);
     const result = JSON.parse(stdout);
     expect(Object.keys(result).sort()).toEqual(["exit", "max_rss_bytes", "output", "status", "stderr", "wall_ms"]);
-    expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: 0, stderr: "" });
+    expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: null, stderr: "" });
   });
 
   it("holds escape attempts: no file outside the folder, no env, no process, no socket under deny", () => {
@@ -91,10 +92,51 @@ describe("openvibe-link exec", () => {
     rmSync(path.join(dir, "hog.js"));
   });
 
-  it("does not offer commands that do not exist yet", () => {
-    const result = spawnSync("node", [bin, "pair", "ABC"], { cwd: root, encoding: "utf8" });
+  it("reaches a host mapped with --map-host and allowed with --allow-host under openvibe-only, nothing else", async () => {
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(`${req.headers.host}${req.url}`);
+      res.end(JSON.stringify({ pong: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const port = (server.address() as { port: number }).port;
+    writeFileSync(
+      path.join(dir, "net.js"),
+      `(async () => {
+        const ok = await fetch("http://api.openvibe.test/ping").then((r) => r.json());
+        const other = await fetch("http://other.openvibe.test/ping").then((r) => r.status, (e) => "failed");
+        console.log(JSON.stringify({ ok, other }));
+      })();`,
+    );
+    try {
+      const args = ["--entry", "net.js", "--input", inputFile, "--net", "openvibe-only", "--allow-host", "api.openvibe.test", "--map-host", `api.openvibe.test=127.0.0.1:${port}`, dir];
+      // spawnSync would block this process's event loop, and with it the test server.
+      const child = spawn("node", [bin, "exec", ...args], { cwd: root });
+      let stdout = "";
+      child.stdout.on("data", (d) => (stdout += d));
+      await new Promise((resolve) => child.on("close", resolve));
+      const result = JSON.parse(stdout);
+      expect(result).toMatchObject({ status: "ok", output: { ok: { pong: true } } });
+      expect(result.output.other).not.toBe(200);
+      expect(hits).toEqual(["api.openvibe.test/ping"]);
+    } finally {
+      server.close();
+      rmSync(path.join(dir, "net.js"));
+    }
+  });
+
+  it("answers an unknown command with its usage and exit code 2", () => {
+    const result = spawnSync("node", [bin, "frobnicate"], { cwd: root, encoding: "utf8" });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("usage: openvibe-link exec");
+    expect(result.stderr).toContain("openvibe-link exec");
+    expect(result.stderr).toContain("openvibe-link pair CODE");
+  });
+
+  it("says how to pair when run before pairing", () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), "ov-link-home-"));
+    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("link.not_paired");
   });
 
   it("takes the sandbox down with it when the Link process dies", async () => {

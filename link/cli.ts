@@ -1,5 +1,6 @@
 // `openvibe-link`: the Link's command line. `exec` runs one tool locally in exactly the sandbox
-// the Link uses for jobs and prints the job result as one JSON line.
+// the Link uses for jobs and prints the job result as one JSON line; `pair`, `skills`, `run` and
+// `status` connect this machine to the registry (link/remote).
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -7,8 +8,29 @@ import { LinkError } from "./errors";
 import { copyLocalFolder, parseEntry } from "./inputs";
 import { INPUT_MAX_BYTES, parseLimits, parseNetPolicy } from "./sandbox/policy";
 import { Sandbox } from "./sandbox/run";
+import * as remote from "./remote/commands";
 
-const USAGE = `usage: openvibe-link exec --entry FILE --input FILE [--net deny|openvibe-only|public] [--wall-ms N] [--mem-bytes N] DIR`;
+const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|openvibe-only|public] [--wall-ms N] [--mem-bytes N]
+                         [--allow-host NAME]... [--map-host NAME=ADDRESS:PORT]... DIR`;
+const USAGE = `usage:
+  openvibe-link pair CODE [--server URL] [--name NAME]   pair this machine (code from the dashboard's Links page)
+  openvibe-link skills on|off                           turn the skill runner on or off (off until you turn it on)
+  openvibe-link run [--pool]                            take jobs; --pool also offers this machine to everyone's jobs
+  openvibe-link status                                  show this Link and whether the server accepts it
+  ${EXEC_USAGE}`;
+
+const HOST_NAME = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** `--map-host api.openvibe.test=127.0.0.1:8080`: the egress proxy sends that name there (local testing). */
+function parseHostMap(values: string[]): Record<string, string> {
+  const hosts: Record<string, string> = {};
+  for (const value of values) {
+    const match = /^([^=]+)=(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]):(\d{1,5})$/i.exec(value);
+    if (!match || !HOST_NAME.test(match[1]!.toLowerCase())) throw new LinkError("link.exec.map_host_invalid", `--map-host takes NAME=ADDRESS:PORT; got ${JSON.stringify(value)}.`);
+    hosts[match[1]!.toLowerCase()] = `${match[2]!.replace(/^\[|\]$/g, "")}:${match[3]}`;
+  }
+  return hosts;
+}
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -52,17 +74,24 @@ async function exec(argv: string[]): Promise<number> {
       net: { type: "string", default: "deny" },
       "wall-ms": { type: "string" },
       "mem-bytes": { type: "string" },
+      "allow-host": { type: "string", multiple: true },
+      "map-host": { type: "string", multiple: true },
     },
   });
-  if (positionals.length !== 1 || !values.entry || !values.input) throw new LinkError("link.exec.usage", USAGE);
+  if (positionals.length !== 1 || !values.entry || !values.input) throw new LinkError("link.exec.usage", `usage: ${EXEC_USAGE}`);
   const dir = path.resolve(positionals[0]!);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LinkError("link.exec.dir_invalid", `${dir} is not a folder.`);
   const net = parseNetPolicy(values.net);
   const limits = parseLimits({ wall_ms: integer("wall-ms", values["wall-ms"]), mem_bytes: integer("mem-bytes", values["mem-bytes"]) });
   const entry = resolveEntry(dir, values.entry);
   const input = readInput(path.resolve(values.input));
+  const allowedHosts = values["allow-host"]?.map((host) => {
+    if (!HOST_NAME.test(host.toLowerCase())) throw new LinkError("link.exec.allow_host_invalid", `--allow-host takes a host name or *.domain; got ${JSON.stringify(host)}.`);
+    return host.toLowerCase();
+  });
+  const hosts = parseHostMap(values["map-host"] ?? []);
 
-  const sandbox = await Sandbox.create();
+  const sandbox = await Sandbox.create({ allowedHosts, hosts });
   const folder = sandbox.newJobFolder();
   try {
     copyLocalFolder(dir, folder.files);
@@ -75,7 +104,50 @@ async function exec(argv: string[]): Promise<number> {
   }
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = { exec };
+const out = { line: (t: string) => process.stdout.write(`${t}\n`), error: (t: string) => process.stderr.write(`${t}\n`) };
+
+async function pairCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { server: { type: "string" }, name: { type: "string" } },
+  });
+  if (positionals.length !== 1) throw new LinkError("link.usage", USAGE);
+  const server = values.server ?? process.env.OPENVIBE_SERVER ?? "http://localhost:3000";
+  return remote.pair({ code: positionals[0]!, server, name: values.name }, out);
+}
+
+async function skillsCommand(argv: string[]): Promise<number> {
+  if (argv.length !== 1 || (argv[0] !== "on" && argv[0] !== "off")) throw new LinkError("link.usage", USAGE);
+  return remote.skills({ on: argv[0] === "on" }, out);
+}
+
+async function runCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { pool: { type: "boolean" } } });
+  if (positionals.length) throw new LinkError("link.usage", USAGE);
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    out.line("▸ Stopping: finishing the current job first (press again to quit at once).");
+    stop.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return remote.run({ pool: Boolean(values.pool) }, out, stop.signal);
+}
+
+async function statusCommand(argv: string[]): Promise<number> {
+  if (argv.length) throw new LinkError("link.usage", USAGE);
+  return remote.status(out);
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  exec,
+  pair: pairCommand,
+  skills: skillsCommand,
+  run: runCommand,
+  status: statusCommand,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -87,7 +159,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    const code = err instanceof LinkError ? err.code : (err as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? "link.exec.usage" : "link.internal";
+    const code = err instanceof LinkError ? err.code : (err as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? "link.usage" : "link.internal";
     process.stderr.write(`${JSON.stringify({ error: { code, message: (err as Error).message } })}\n`);
     return 2;
   }

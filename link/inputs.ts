@@ -10,7 +10,9 @@ export type PinnedInput = { name: string; media_id: string; sha256: string; size
 export type FetchMedia = (mediaId: string) => Promise<Uint8Array>;
 
 export const MAX_INPUTS = 32;
-const INPUT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+// A relative path of plain segments (a skill's code may live in folders, e.g. tools/stats.js);
+// no segment may start with a dot, so nothing can climb out of the job folder.
+const INPUT_NAME = /^(?=.{1,200}$)[A-Za-z0-9][A-Za-z0-9._-]{0,127}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,127})*$/;
 const MEDIA_ID = /^med_[0-9A-HJKMNP-TV-Z]{26}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 const LOCAL_MAX_FILES = 256;
@@ -54,7 +56,11 @@ export async function layPinnedInputs(dir: string, inputs: PinnedInput[], fetchM
     }
   }
   // Written only after every input verified: nothing of a bad job ever lands in the folder.
-  for (const { input, bytes } of fetched) writeFileSync(path.join(dir, input.name), bytes, { flag: "wx", mode: 0o644 });
+  for (const { input, bytes } of fetched) {
+    const target = path.join(dir, input.name);
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+    writeFileSync(target, bytes, { flag: "wx", mode: 0o644 });
+  }
 }
 
 /** Copies the regular files and folders of `source` into `dir`; any symlink or special file refuses the copy. */

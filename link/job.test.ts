@@ -35,8 +35,15 @@ describe("runSkillJob", () => {
     fetched = [];
     const inputs = [pin("tool.js", "med_01JC00000000000000000000A1", TOOL), pin("helper.js", "med_01JC00000000000000000000A2", "module.exports = (i) => ({ upper: i.word.toUpperCase() });")];
     const result = await runSkillJob(sandbox, { entry: "tool.js", input: { word: "sandbox" }, inputs, net: "deny", limits }, fetchMedia);
-    expect(result).toMatchObject({ status: "ok", output: { upper: "SANDBOX" }, exit: 0 });
+    expect(result).toMatchObject({ status: "ok", output: { upper: "SANDBOX" } });
     expect(fetched.sort()).toEqual(["med_01JC00000000000000000000A1", "med_01JC00000000000000000000A2"]);
+  });
+
+  it("lays code that lives in folders, as a skill's resources do (tools/stats.js)", async () => {
+    const tool = pin("tools/stats.js", "med_01JC00000000000000000000E1", `const h = require("../lib/h.js"); console.log(JSON.stringify(h()));`);
+    const helper = pin("lib/h.js", "med_01JC00000000000000000000E2", "module.exports = () => ({ nested: true });");
+    const result = await runSkillJob(sandbox, { entry: "tools/stats.js", input: {}, inputs: [tool, helper], net: "deny", limits }, fetchMedia);
+    expect(result).toMatchObject({ status: "ok", output: { nested: true } });
   });
 
   it("ends the job as integrity when one input's bytes do not match its sha256, before anything runs", async () => {
@@ -64,13 +71,17 @@ describe("runSkillJob", () => {
 });
 
 describe("inputs", () => {
-  it("accepts only well-formed pins: names without paths, med_ ids, lowercase sha256, at most 32", () => {
+  it("accepts only well-formed pins: relative names that cannot climb out, med_ ids, lowercase sha256, at most 32", () => {
     const good = { name: "tool.js", media_id: "med_01JC00000000000000000000A1", sha256: "a".repeat(64), size_bytes: 3 };
     expect(parsePinnedInputs([good])).toEqual([good]);
+    expect(parsePinnedInputs([{ ...good, name: "tools/stats.js" }])[0]!.name).toBe("tools/stats.js");
     for (const bad of [
       { ...good, name: "../x.js" },
+      { ...good, name: "a/../../x.js" },
+      { ...good, name: "/etc/passwd" },
       { ...good, name: ".openvibe" },
-      { ...good, name: "a/b.js" },
+      { ...good, name: "a/.hidden.js" },
+      { ...good, name: "a//b.js" },
       { ...good, media_id: "http://evil/x" },
       { ...good, sha256: "A".repeat(64) },
       { ...good, size_bytes: -1 },

@@ -70,6 +70,36 @@ describe("startWorkers", () => {
     expect(handled.length).toBe(before);
   });
 
+  it("keeps one schedule per scheduled job name, however often a host starts", async () => {
+    const scheduled = `registry-sched-${randomBytes(4).toString("hex")}`;
+    const definition = {
+      queue: scheduled,
+      jobs: [defineJob({ name: "test.sweep", schema: z.object({}), handle: async () => "swept" })],
+      schedules: [{ name: "test.sweep", everyMs: 60_000 }],
+    };
+    const first = startWorkers([definition]);
+    const second = startWorkers([definition]);
+    const bull = bullConnection();
+    const probe = new Queue(scheduled, bull);
+    try {
+      await expect
+        .poll(async () => (await probe.getJobSchedulers()).map((s) => s.key), { timeout: 10_000 })
+        .toEqual(["test.sweep"]);
+      expect((await probe.getJobScheduler("test.sweep"))?.every).toBe(60_000);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await probe.obliterate({ force: true });
+      await probe.close();
+      await bull.connection.quit();
+    }
+  });
+
+  it("refuses a schedule for a job the queue does not define, before starting anything", () => {
+    expect(() =>
+      startWorkers([{ queue: "never-started", jobs: [], schedules: [{ name: "test.nothing", everyMs: 1000 }] }]),
+    ).toThrow(/no job test\.nothing to schedule/);
+  });
+
   it("refuses two queue definitions with the same name", () => {
     expect(() =>
       startWorkers([

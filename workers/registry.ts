@@ -2,7 +2,7 @@
 // queue; the payload is parsed before anything else runs, a job whose name no definition knows is
 // logged and dropped, and every Worker reports its errors. Handlers call lib/ and hold no logic.
 import "server-only";
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { z } from "zod";
 import { log } from "../lib/log";
 import { bullConnection } from "../lib/redis";
@@ -19,6 +19,8 @@ export type QueueDefinition = {
   jobs: JobDefinition[];
   /** Jobs of this queue processed at once by one host (default 1). */
   concurrency?: number;
+  /** Jobs added every `everyMs` (e.g. a sweep); one schedule per name however many hosts run. */
+  schedules?: Array<{ name: string; everyMs: number }>;
 };
 
 /** Keeps the payload type of `handle` tied to its schema. */
@@ -54,6 +56,10 @@ export function startWorkers(definitions: QueueDefinition[]): WorkerHost {
   const names = definitions.map((d) => d.queue);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new Error(`queue ${twice} is defined twice`);
+  for (const { queue, jobs, schedules = [] } of definitions) {
+    const unknown = schedules.find((s) => !jobs.some((j) => j.name === s.name));
+    if (unknown) throw new Error(`queue ${queue}: no job ${unknown.name} to schedule`);
+  }
   const connections: ReturnType<typeof bullConnection>["connection"][] = [];
   const workers = definitions.map((definition) => {
     const bull = bullConnection();
@@ -74,10 +80,24 @@ export function startWorkers(definitions: QueueDefinition[]): WorkerHost {
     );
     return worker;
   });
+  const queues = definitions
+    .filter((d) => d.schedules?.length)
+    .map((definition) => {
+      const bull = bullConnection();
+      connections.push(bull.connection);
+      const queue = new Queue(definition.queue, bull);
+      for (const { name, everyMs } of definition.schedules ?? []) {
+        // Upserted by name, so every host start (and every copy) keeps exactly one schedule.
+        queue
+          .upsertJobScheduler(name, { every: everyMs }, { name, data: {} })
+          .catch((err: unknown) => log.error("worker.schedule_failed", { queue: definition.queue, name, err }));
+      }
+      return queue;
+    });
   return {
     workers,
     close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all([...workers.map((w) => w.close()), ...queues.map((q) => q.close())]);
       // BullMQ leaves a connection it was given open.
       await Promise.all(connections.map((c) => c.quit().catch(() => undefined)));
     },

@@ -41,6 +41,31 @@ export default async function DashboardPage() {
           </p>
         </section>
       </div>
+      <nav aria-labelledby="runs-nav-title" className="panel" style={{ marginTop: "1.25rem" }}>
+        <h2 id="runs-nav-title">Agents, runs and money</h2>
+        <ul className="actions" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+          <li>
+            <Link href="/dashboard/approvals" className="button">
+              Approvals
+            </Link>
+          </li>
+          <li>
+            <Link href="/dashboard/agents" className="button">
+              Agents
+            </Link>
+          </li>
+          <li>
+            <Link href="/dashboard/links" className="button">
+              Links
+            </Link>
+          </li>
+          <li>
+            <Link href="/dashboard/balance" className="button">
+              Balance
+            </Link>
+          </li>
+        </ul>
+      </nav>
     </>
   );
 }

@@ -114,6 +114,11 @@ export const ERROR_STATUS = {
   "step.version_retired": 409,
   "step.scan_blocked": 409,
   "search.invalid_query": 422,
+  "billing.top_up_invalid": 422,
+  "billing.idempotency_conflict": 409,
+  "billing.payment_failed": 402,
+  "billing.filter_invalid": 422,
+  "billing.cursor_invalid": 422,
   "internal": 500,
 } as const satisfies Record<string, number>;
 

@@ -47,7 +47,8 @@ export function encodeCursor(c: Cursor): string {
 }
 
 export function decodeCursor(text: string): Cursor {
-  const invalid = () => new AppError("audit.cursor_invalid", "That page link is not valid: start again from the first page.");
+  const invalid = () =>
+    new AppError("audit.cursor_invalid", "That page link is not valid: start again from the first page.");
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
@@ -165,7 +166,18 @@ export async function auditSummary(p: { userId: string; days: number; now?: Date
     .sort((a, b) => b.last_at.localeCompare(a.last_at) || a.slug.localeCompare(b.slug) || a.tool.localeCompare(b.tool));
 }
 
-export const AUDIT_CSV_HEADER = ["time_utc", "skill", "version", "tool", "agent", "status", "exit", "wall_ms", "net", "step_id"];
+export const AUDIT_CSV_HEADER = [
+  "time_utc",
+  "skill",
+  "version",
+  "tool",
+  "agent",
+  "status",
+  "exit",
+  "wall_ms",
+  "net",
+  "step_id",
+];
 
 export function auditCsvLine(r: AuditRow): string {
   return csvRow([r.at, r.slug, r.version, r.tool, r.agent, r.status, r.exit, r.wall_ms, r.net, r.id]);

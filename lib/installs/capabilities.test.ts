@@ -9,7 +9,9 @@ function doc(input: unknown): SkillDocument {
   return r.document;
 }
 
-const v1 = doc(sandboxSkill({ slug: "echo", version: "1.0.0", tools: [{ name: "echo", net: "openvibe-only" }, { name: "old" }] }));
+const v1 = doc(
+  sandboxSkill({ slug: "echo", version: "1.0.0", tools: [{ name: "echo", net: "openvibe-only" }, { name: "old" }] }),
+);
 const v2 = doc(
   sandboxSkill({
     slug: "echo",

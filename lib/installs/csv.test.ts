@@ -12,7 +12,7 @@ describe("csv", () => {
   });
 
   it("makes a cell a spreadsheet would run as a formula inert", () => {
-    expect(csvCell("=HYPERLINK(\"x\")")).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell("+1")).toBe("'+1");
     expect(csvCell("@agent")).toBe("'@agent");
     expect(csvCell(-5)).toBe("-5");

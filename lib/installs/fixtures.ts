@@ -17,7 +17,13 @@ process.stdin.on("end", () => {
 export type FixtureTool = { name: string; net?: NetPolicy; wall_ms?: number; mem_bytes?: number };
 
 /** An actor.skill@2 sandbox document without integrity (the validator computes it). */
-export function sandboxSkill(p: { slug: string; version: string; tools: FixtureTool[]; kinds?: string[]; code?: string }) {
+export function sandboxSkill(p: {
+  slug: string;
+  version: string;
+  tools: FixtureTool[];
+  kinds?: string[];
+  code?: string;
+}) {
   return {
     contract: "actor.skill@2",
     slug: p.slug,

@@ -14,7 +14,7 @@ export {
   type InstallOutcome,
   type GrantView,
 } from "./service";
-export { requireRunnableInstall, hasAlwaysAllow } from "./runnable";
+export { requireRunnableInstall, requireRunnableVersion, hasAlwaysAllow } from "./runnable";
 export { installPlan, type InstallPlan, type PageFinding } from "./install-page";
 export {
   listAudit,
@@ -29,5 +29,13 @@ export {
   type AuditPage,
   type AuditSummaryRow,
 } from "./audit";
-export { capabilitiesOf, diffCapabilities, kindWords, limitWords, type Capabilities, type CapabilityDiff, type ToolCapability } from "./capabilities";
+export {
+  capabilitiesOf,
+  diffCapabilities,
+  kindWords,
+  limitWords,
+  type Capabilities,
+  type CapabilityDiff,
+  type ToolCapability,
+} from "./capabilities";
 export { installBlock, checkFindingsAck, STATUS_WORDS, type InstallBlock } from "./rules";

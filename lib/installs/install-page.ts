@@ -47,6 +47,8 @@ export type InstallPlan = {
     version: string;
     enabled: boolean;
     sameVersion: boolean;
+    /** Flagged, and the findings changed since the person confirmed them: they confirm again. */
+    ackStale: boolean;
     /** Active "always allow" grants this person has for the installed version's tools. */
     grantTools: string[];
   } | null;
@@ -103,6 +105,10 @@ export async function installPlan(p: { slug: string; version: string; userId: st
         version: mine.version.version,
         enabled: mine.enabled,
         sameVersion: mine.versionId === row.id,
+        ackStale:
+          mine.versionId === row.id &&
+          row.status === "flagged" &&
+          mine.findingsAckHash !== (row.listing?.findingsHash ?? null),
         grantTools: [...new Set(grants.map((g) => g.tool))],
       };
       if (!installed.sameVersion) {

@@ -25,7 +25,10 @@ export async function requireRunnableInstall(p: { userId: string; slug: string; 
   }
   const { version, skill, ...install } = row;
   if (version.retiredAt) {
-    throw new AppError("step.version_retired", `${ref} was retired by its author and can no longer run. Install a newer version.`);
+    throw new AppError(
+      "step.version_retired",
+      `${ref} was retired by its author and can no longer run. Install a newer version.`,
+    );
   }
   const listing = version.listing;
   const ack = checkFindingsAck(version.status, listing?.findingsHash ?? null, row.findingsAckHash);
@@ -38,6 +41,19 @@ export async function requireRunnableInstall(p: { userId: string; slug: string; 
     );
   }
   return { install, skill, version, listing };
+}
+
+/**
+ * The same check for a step that already exists (approval, dispatch): by the step's version id.
+ * A step created before the person disabled or moved the install must not run after it.
+ */
+export async function requireRunnableVersion(p: { userId: string; versionId: string }) {
+  const v = await db.skillVersion.findUnique({
+    where: { id: p.versionId },
+    select: { version: true, skill: { select: { slug: true } } },
+  });
+  if (!v) throw new AppError("step.skill_not_installed", "That skill version is not installed.");
+  return requireRunnableInstall({ userId: p.userId, slug: v.skill.slug, version: v.version });
 }
 
 /** True when the person said "always allow" for exactly this version's tool and has not revoked it. */

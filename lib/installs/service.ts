@@ -25,6 +25,8 @@ export type InstallView = {
   /** A newer version that can be installed, if there is one. */
   latest: string | null;
   findings_ack: string | null;
+  /** Why its tools cannot run right now even though it is installed (null when they can). */
+  blocked: "retired" | "scan_failed" | "scan_pending" | "findings_changed" | null;
   installed_at: string;
   updated_at: string;
 };
@@ -49,7 +51,17 @@ const installInclude = {
       },
     },
   },
-  version: { select: { id: true, version: true, name: true, status: true, runs: true, retiredAt: true } },
+  version: {
+    select: {
+      id: true,
+      version: true,
+      name: true,
+      status: true,
+      runs: true,
+      retiredAt: true,
+      listing: { select: { findingsHash: true } },
+    },
+  },
 } satisfies Prisma.InstallInclude;
 
 type InstallRow = Prisma.InstallGetPayload<{ include: typeof installInclude }>;
@@ -72,9 +84,19 @@ function toView(row: InstallRow): InstallView {
     retired_at: row.version.retiredAt?.toISOString() ?? null,
     latest,
     findings_ack: row.findingsAckHash,
+    blocked: blockedReason(row),
     installed_at: row.installedAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+function blockedReason(row: InstallRow): InstallView["blocked"] {
+  const v = row.version;
+  if (v.retiredAt) return "retired";
+  if (v.status === "failed") return "scan_failed";
+  if (v.status === "scanning") return "scan_pending";
+  const ack = checkFindingsAck(v.status, v.listing?.findingsHash ?? null, row.findingsAckHash);
+  return ack.ok ? null : "findings_changed";
 }
 
 const installNotFound = () => new AppError("install.not_found", "That install was not found.");
@@ -211,7 +233,11 @@ export async function getInstall(userId: string, installId: string): Promise<Ins
 }
 
 /** Turns a skill on or off for its person. Off takes effect for the very next tool call. */
-export async function setInstallEnabled(p: { userId: string; installId: string; enabled: boolean }): Promise<InstallView> {
+export async function setInstallEnabled(p: {
+  userId: string;
+  installId: string;
+  enabled: boolean;
+}): Promise<InstallView> {
   await db.$transaction(async (tx) => {
     const row = await tx.install.findFirst({
       where: { id: p.installId, userId: p.userId },
@@ -237,14 +263,23 @@ export async function uninstallSkill(p: { userId: string; installId: string }) {
     if (!row) throw installNotFound();
     const { count } = await tx.install.deleteMany({ where: { id: row.id, userId: p.userId } });
     if (count === 0) throw installNotFound();
-    await tx.skill.updateMany({ where: { id: row.skillId, installsCount: { gt: 0 } }, data: { installsCount: { decrement: 1 } } });
+    await tx.skill.updateMany({
+      where: { id: row.skillId, installsCount: { gt: 0 } },
+      data: { installsCount: { decrement: 1 } },
+    });
     const grantsRevoked = await revokeSkillGrants(tx, p.userId, row.skillId, new Date());
     await audit(tx, p.userId, "skill.uninstalled", "install", row.id, {
       slug: row.skill.slug,
       version: row.version.version,
       grants_revoked: grantsRevoked,
     });
-    return { id: row.id, slug: row.skill.slug, version: row.version.version, uninstalled: true, grants_revoked: grantsRevoked };
+    return {
+      id: row.id,
+      slug: row.skill.slug,
+      version: row.version.version,
+      uninstalled: true,
+      grants_revoked: grantsRevoked,
+    };
   });
 }
 

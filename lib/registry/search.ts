@@ -26,9 +26,14 @@ export type SkillCardData = {
 export type SearchResult = {
   query: BrowseQuery;
   skills: SkillCardData[];
+  /** Matching skills, counted up to COUNT_CAP. */
   total: number;
+  /** True when more than COUNT_CAP skills match (total is then COUNT_CAP). */
+  totalCapped: boolean;
   pages: number;
 };
+
+export const COUNT_CAP = 1000;
 
 type Row = {
   slug: string;
@@ -43,7 +48,6 @@ type Row = {
   runs: SkillCardData["runs"];
   tools: unknown;
   publishedAt: Date;
-  total: bigint;
 };
 
 const STATUSES: Record<BrowseQuery["status"], string[]> = {
@@ -66,27 +70,26 @@ const IS_LATEST = Prisma.sql`NOT EXISTS (
       > (v."semverMajor", v."semverMinor", v."semverPatch", (v.prerelease IS NULL), coalesce(v.prerelease, ''))
 )`;
 
-const WIDEST_NET = Prisma.sql`CASE
-  WHEN v.runs <> 'sandbox' THEN 'none'
-  WHEN v.document -> 'tools' @> '[{"net":"public"}]' THEN 'public'
-  WHEN v.document -> 'tools' @> '[{"net":"openvibe-only"}]' THEN 'openvibe-only'
-  ELSE 'none' END`;
-
 export type SearchScope = {
   /** Only this author's skills (author pages). */
   ownerId?: string;
   pageSize?: number;
+  /** Counting stops here (COUNT_CAP by default). */
+  countCap?: number;
 };
 
 export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
   const where: Prisma.Sql[] = [Prisma.sql`v."retiredAt" IS NULL`, IS_LATEST];
-  where.push(Prisma.sql`v.status::text = ANY(${STATUSES[query.status]}::text[])`);
+  // Compared as the enum types, not as text: the planner then estimates rows from the columns'
+  // statistics and picks plans that stop early under LIMIT.
+  where.push(Prisma.sql`v.status = ANY(${STATUSES[query.status]}::"VersionStatus"[])`);
   if (tsquery) where.push(Prisma.sql`v."searchVector" @@ ${tsquery}`);
-  if (query.runs) where.push(Prisma.sql`v.runs::text = ${query.runs}`);
-  if (query.trust) where.push(Prisma.sql`s.trust::text = ${query.trust}`);
-  if (query.net) where.push(Prisma.sql`(${WIDEST_NET}) = ${query.net}`);
+  if (query.runs) where.push(Prisma.sql`v.runs = ${query.runs}::"SkillRuns"`);
+  if (query.trust) where.push(Prisma.sql`s.trust = ${query.trust}::"SkillTrust"`);
+  // `netReach` is generated from the document (migration 20261130080000_browse_net_reach).
+  if (query.net) where.push(Prisma.sql`v."netReach" = ${query.net}`);
   if (scope.ownerId) where.push(Prisma.sql`s."ownerId" = ${scope.ownerId}`);
 
   const rank = tsquery ? Prisma.sql`ts_rank_cd(v."searchVector", ${tsquery})` : Prisma.sql`0`;
@@ -106,7 +109,7 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
            coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
                      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
                                                     THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
-           v."publishedAt", ${rank} AS rank, count(*) OVER () AS total
+           v."publishedAt", ${rank} AS rank
     FROM "SkillVersion" v
     JOIN "Skill" s ON s.id = v."skillId"
     JOIN "User" u ON u.id = s."ownerId"
@@ -114,21 +117,34 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
     ORDER BY ${order}
     LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`;
 
-  const total = rows[0] ? Number(rows[0].total) : query.page > 1 ? await countOnly(where) : 0;
+  // A first page that is not full is the whole result: no count needed. Otherwise a separate,
+  // capped count: measured cheaper than count(*) OVER (), which makes the page visit every match.
+  const counted =
+    query.page === 1 && rows.length < pageSize
+      ? { count: rows.length, capped: false }
+      : await countMatches(where, scope.countCap ?? COUNT_CAP);
   return {
     query,
     skills: rows.map(toCard),
-    total,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
+    total: counted.count,
+    totalCapped: counted.capped,
+    pages: Math.max(1, Math.ceil(counted.count / pageSize)),
   };
 }
 
-/** A page past the end has no row to carry the window count; count once so the pager can say so. */
-async function countOnly(where: Prisma.Sql[]): Promise<number> {
+/**
+ * How many skills match, counted up to COUNT_CAP: past that the page says "more than", and the
+ * count stays as cheap as the page itself instead of visiting every skill in the catalogue.
+ */
+async function countMatches(where: Prisma.Sql[], cap: number): Promise<{ count: number; capped: boolean }> {
   const [row] = await db.$queryRaw<{ total: bigint }[]>`
-    SELECT count(*) AS total FROM "SkillVersion" v JOIN "Skill" s ON s.id = v."skillId"
-    WHERE ${Prisma.join(where, " AND ")}`;
-  return Number(row?.total ?? 0);
+    SELECT count(*) AS total FROM (
+      SELECT 1 FROM "SkillVersion" v JOIN "Skill" s ON s.id = v."skillId"
+      WHERE ${Prisma.join(where, " AND ")}
+      LIMIT ${cap + 1}
+    ) matched`;
+  const count = Number(row?.total ?? 0);
+  return count > cap ? { count: cap, capped: true } : { count, capped: false };
 }
 
 function toCard(r: Row): SkillCardData {

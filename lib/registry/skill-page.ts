@@ -199,12 +199,15 @@ export function toolView(t: Tool): ToolView {
     limits: t.limits,
     limitsWords: describeLimits(t.limits),
     maxCost: formatMicros(worstCaseCost(t.limits.wall_ms)),
-    args: Object.entries(t.args.properties ?? {}).map(([name, p]) => ({
-      name,
-      type: p.type === "array" ? `list of ${p.items.type}` : p.type,
-      required: required.has(name),
-      rules: argRules(p.type === "array" ? p.items : p),
-    })),
+    // The document is stored as jsonb, which does not keep key order: required first, then by name.
+    args: Object.entries(t.args.properties ?? {})
+      .map(([name, p]) => ({
+        name,
+        type: p.type === "array" ? `list of ${p.items.type}` : p.type,
+        required: required.has(name),
+        rules: argRules(p.type === "array" ? p.items : p),
+      }))
+      .sort((a, b) => Number(b.required) - Number(a.required) || a.name.localeCompare(b.name)),
   };
 }
 

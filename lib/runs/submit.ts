@@ -10,6 +10,7 @@ import { worstCaseCost, formatMicros } from "../billing/rates";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { channels, notify } from "../events";
+import { requireRunnableVersion } from "../installs";
 import { ONLINE_WINDOW_MS } from "../links/service";
 import { withMediaTransaction } from "../media";
 import {
@@ -27,6 +28,7 @@ export type JobInput = { name: string; media_id: string; sha256: string; size_by
 
 export type SubmitOutcome =
   | { kind: "queued"; jobId: string }
+  | { kind: "blocked"; reason: string }
   | { kind: "no_node" }
   | { kind: "insufficient_balance" }
   | { kind: "needs_person"; reason: string }
@@ -63,6 +65,14 @@ export async function submitStepJob(stepId: string, agentAlone: boolean): Promis
     include: { version: { include: { skill: { select: { slug: true } }, listing: { include: { code: true } } } } },
   });
   if (step.status !== "pending_approval") return { kind: "not_pending" };
+  // Re-checked at submission: a skill disabled, uninstalled or retired since the call runs nothing.
+  try {
+    await requireRunnableVersion({ userId: step.userId, versionId: step.versionId });
+  } catch (err) {
+    if (!(err instanceof AppError) || !err.code.startsWith("step.")) throw err;
+    await finishStep(stepId, step.userId, "failed", err.message);
+    return { kind: "blocked", reason: err.message };
+  }
   const document = step.version.document as unknown as { tools?: Tool[] };
   const tool = document.tools?.find((t) => t.name === step.tool);
   if (!tool || !step.version.listing)

@@ -8,7 +8,7 @@ import type { NetPolicy, Tool } from "../contracts/types";
 import { db, Prisma, type Step } from "../db";
 import { AppError } from "../errors";
 import { channels, notify, waitFor } from "../events";
-import { hasAlwaysAllow, requireRunnableInstall } from "../installs";
+import { grantAlwaysAllow, hasAlwaysAllow, requireRunnableInstall } from "../installs";
 import { NET_WORDS } from "../registry/plain-words";
 import { submitStepJob, finishStep } from "../runs/submit";
 import { scheduleAt, TIMER_JOBS } from "../runs/timers";

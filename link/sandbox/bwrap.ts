@@ -26,6 +26,9 @@ export type Runtime = {
 
 const MIN_NODE_MAJOR = 22;
 
+/** No variable at all for helpers and the sandbox (the cast: Next's types make NODE_ENV required). */
+export const EMPTY_ENV = {} as NodeJS.ProcessEnv;
+
 function which(name: string, candidates: string[]): string {
   for (const dir of candidates) {
     const file = path.join(dir, name);
@@ -42,7 +45,7 @@ function which(name: string, candidates: string[]): string {
 const SYSTEM_BIN = ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"];
 
 function nodeMajor(node: string): number {
-  const version = execFileSync(node, ["--version"], { encoding: "utf8", env: {} }).trim();
+  const version = execFileSync(node, ["--version"], { encoding: "utf8", env: EMPTY_ENV }).trim();
   return Number(/^v(\d+)\./.exec(version)?.[1] ?? 0);
 }
 
@@ -77,7 +80,7 @@ export function resolveToolNode(explicit?: string): { node: string; major: numbe
 
 /** The dynamic libraries a binary loads, from ldd, each bound read-only at the path the loader asks for. */
 function sharedLibraries(binary: string): Array<[string, string]> {
-  const out = execFileSync("ldd", [binary], { encoding: "utf8", env: {} });
+  const out = execFileSync("ldd", [binary], { encoding: "utf8", env: EMPTY_ENV });
   const libs: Array<[string, string]> = [];
   for (const line of out.split("\n")) {
     const arrow = /^\s*\S+ => (\/\S+) \(/.exec(line);

@@ -35,7 +35,7 @@ export async function sweepOrphanedJobs(support: CgroupSupport): Promise<number>
     }
     for (const name of names) {
       const owner = Number(name.slice(JOB_PREFIX.length).split("-")[0]);
-      if (!Number.isSafeInteger(owner) || owner <= 0 || processExists(owner)) continue;
+      if (!Number.isSafeInteger(owner) || owner <= 0 || processAlive(owner)) continue;
       orphans.set(name, [...(orphans.get(name) ?? []), path.join(parent, name)]);
     }
   }
@@ -47,7 +47,7 @@ export async function sweepOrphanedJobs(support: CgroupSupport): Promise<number>
   return orphans.size;
 }
 
-function processExists(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -162,6 +162,9 @@ function safeRead(file: string): string {
 
 /** One job's cgroup(s). Made before the sandbox starts; the sandbox's init joins before it runs anything. */
 export class JobCgroup {
+  /** The memory cap last written, so an unchanged cap costs no write. */
+  private memBytes: number | undefined;
+
   constructor(
     private readonly support: CgroupSupport,
     private readonly dirs: string[],
@@ -174,7 +177,7 @@ export class JobCgroup {
       const dir = path.join(support.memoryParent, name);
       mkdirSync(dir);
       const cg = new JobCgroup(support, [dir]);
-      writeFileSync(path.join(dir, "memory.max"), String(memBytes));
+      cg.limitMemory(memBytes);
       writeFileSync(path.join(dir, "memory.swap.max"), "0");
       writeFileSync(path.join(dir, "pids.max"), String(JOB_PIDS_MAX));
       return cg;
@@ -185,9 +188,7 @@ export class JobCgroup {
       mkdirSync(mem);
       mkdirSync(pids);
       const cg = new JobCgroup(support, [mem, pids]);
-      writeFileSync(path.join(mem, "memory.limit_in_bytes"), String(memBytes));
-      const memsw = path.join(mem, "memory.memsw.limit_in_bytes");
-      if (existsSync(memsw)) writeFileSync(memsw, String(memBytes));
+      cg.limitMemory(memBytes);
       writeFileSync(path.join(pids, "pids.max"), String(JOB_PIDS_MAX));
       return cg;
     }
@@ -206,6 +207,8 @@ export class JobCgroup {
 
   /** Sets the job's memory cap (and no swap beyond it) once the job, and its cap, are known. */
   limitMemory(memBytes: number): void {
+    if (memBytes === this.memBytes) return;
+    this.memBytes = memBytes;
     const mem = this.dirs[0]!;
     if (this.support.enforcement === "cgroup-v2") {
       writeFileSync(path.join(mem, "memory.max"), String(memBytes));

@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOOT_FILE, bootScript, bwrapArgs, SANDBOX_NODE } from "./bwrap";
+import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, SANDBOX_NODE } from "./bwrap";
 import { Sandbox, type JobFolder } from "./run";
 
 let sandbox: Sandbox;
@@ -44,7 +44,7 @@ afterAll(async () => {
 /** Runs `source` with plain `node -e` (no --permission) inside the job's bwrap sandbox. */
 function runBare(source: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const args = bwrapArgs(sandbox.runtime, { jobDir: folder.files, entry: "unused.js", net: "deny", memBytes: 134_217_728, infoFd: 3 }, [SANDBOX_NODE, "-e", source]);
-  const child = spawn(sandbox.runtime.bwrap, args, { env: {}, stdio: ["pipe", "pipe", "pipe", "pipe"], ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
+  const child = spawn(sandbox.runtime.bwrap, args, { env: EMPTY_ENV, stdio: ["pipe", "pipe", "pipe", "pipe"], ...(process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {}) });
   child.stdin.end();
   let stdout = "";
   let stderr = "";

@@ -126,7 +126,7 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
     try {
       const to = await decideTarget({ host: url.hostname, port: Number(url.port || 80) }, options);
       log.push(`http ${url.hostname}`);
-      const headers = { ...req.headers, host: url.host };
+      const headers: http.OutgoingHttpHeaders = { ...req.headers, host: url.host };
       delete headers["proxy-connection"];
       delete headers["proxy-authorization"];
       const upstream = http.request(

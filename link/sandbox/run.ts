@@ -1,20 +1,21 @@
 // Runs one tool in the sandbox and turns what happened into the job result. The chain per job is
-// sh → prlimit → bwrap → node, one process image replacing the next (exec, no extra process), so
-// the Link spawns bwrap directly. The `sh` is a standby started ahead of the job and already in a
+// sh → bwrap → node, one process image replacing the next (exec, no extra process), so the Link
+// spawns bwrap directly. The `sh` is a standby started ahead of the job and already in a
 // fresh job cgroup: joining a cgroup waits for an RCU grace period (about 10 ms here), so it is
 // done before the job arrives and the sandbox is born inside its limits.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Readable } from "node:stream";
-import { BOOT_FILE, bootScript, bwrapArgs, resolveRuntime, type Runtime } from "./bwrap";
-import { detectCgroups, JobCgroup, sweepOrphanedJobs, type CgroupSupport } from "./cgroup";
+import type { Readable, Writable } from "node:stream";
+import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, resolveRuntime, type Runtime } from "./bwrap";
+import { detectCgroups, JobCgroup, processAlive, sweepOrphanedJobs, type CgroupSupport } from "./cgroup";
 import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
   LIMIT_CAPS,
+  LIMIT_DEFAULTS,
   STDERR_MAX_BYTES,
   STDOUT_MAX_BYTES,
   type JobResult,
@@ -46,11 +47,23 @@ export type SandboxJob = { folder: JobFolder; entry: string; input: Uint8Array; 
 /** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
 const SANDBOX_UID = 65534;
 const SANDBOX_GID = 65534;
-/** After a complete JSON value, how long a tool gets to exit on its own before it is ended. */
+/**
+ * After one complete JSON value on stdout the job is over: the tool is ended at once rather than
+ * waited for (Node's own teardown costs about 5 ms, and a tool may leave a timer or socket open).
+ * Its `exit` is then null. A tool that closes stdout without a complete value gets this long to exit.
+ */
 const EXIT_GRACE_MS = 100;
 const INFO_FD = 3;
-const RLIMIT_FSIZE = 1024 * 1024;
+/** bwrap reads its (long) option list from here in one read; the shell reads only the short rest. */
+const ARGS_FD = 4;
+/** Caps every sandbox gets, set by the standby shell before it becomes bwrap. */
+const RLIMIT_FSIZE_BLOCKS = 2048; // 512-byte blocks: 1 MiB
 const RLIMIT_NOFILE = 64;
+/**
+ * CPU seconds: above any wall_ms a job may ask (GC threads add CPU time), so it never ends a job
+ * early; it is the kernel's bound that still holds if the Link dies and nobody enforces wall_ms.
+ */
+const RLIMIT_CPU_SECONDS = Math.ceil((LIMIT_CAPS.wall_ms * 2) / 1000) + 1;
 /** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
 const RLIMIT_NPROC = 512;
 /**
@@ -60,10 +73,16 @@ const RLIMIT_NPROC = 512;
  */
 const NODE_DATA_BASELINE = 640 * 1024 * 1024;
 /**
- * The standby: reads the command line, one argument per line up to an empty line, then becomes
- * it (exec). Whatever follows on stdin is the tool's input. No arguments: the Link went away.
+ * The standby: sets the fixed rlimits, reads the command line (one argument per line up to an
+ * empty line), then becomes it (exec). Whatever follows on stdin is the tool's input. No
+ * arguments means the Link went away.
  */
-const STANDBY_SCRIPT = 'while IFS= read -r a && [ -n "$a" ]; do set -- "$@" "$a"; done; [ "$#" -gt 0 ] || exit 125; exec "$@"';
+const STANDBY_SCRIPT = [
+  `ulimit -n ${RLIMIT_NOFILE}; ulimit -f ${RLIMIT_FSIZE_BLOCKS}; ulimit -c 0; ulimit -t ${RLIMIT_CPU_SECONDS}`,
+  'while IFS= read -r a && [ -n "$a" ]; do set -- "$@" "$a"; done',
+  '[ "$#" -gt 0 ] || exit 125',
+  'exec "$@"',
+].join("; ");
 
 type Standby = { child: ChildProcess; cgroup: JobCgroup | null; joined: Promise<void> };
 
@@ -90,6 +109,7 @@ export class Sandbox {
   static async create(options: SandboxOptions = {}): Promise<Sandbox> {
     const sandbox = new Sandbox(options);
     await sweepOrphanedJobs(sandbox.cgroups);
+    sandbox.sweepOrphanedFolders();
     sandbox.prepareStandby();
     return sandbox;
   }
@@ -101,13 +121,23 @@ export class Sandbox {
   /** Makes an empty job folder; the sandbox's uid may enter `root`, nobody else but the Link. */
   newJobFolder(): JobFolder {
     const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
-    const root = path.join(this.workRoot, `job-${id}`);
+    // The Link's pid in the name lets a later Link remove what a dead one left (see sweep below).
+    const root = path.join(this.workRoot, `job-${process.pid}-${id}`);
     const files = path.join(root, "files");
     mkdirSync(root, { mode: 0o700 });
     mkdirSync(files, { mode: 0o755 });
     mkdirSync(path.dirname(path.join(files, BOOT_FILE)), { mode: 0o755 });
     if (this.asRoot) chownSync(root, SANDBOX_UID, SANDBOX_GID);
     return { id, root, files };
+  }
+
+  /** Removes job folders of Link processes that no longer exist. */
+  private sweepOrphanedFolders(): void {
+    for (const name of readdirSync(this.workRoot)) {
+      const owner = Number(/^job-(\d+)-/.exec(name)?.[1]);
+      if (!owner || processAlive(owner)) continue;
+      rmSync(path.join(this.workRoot, name), { recursive: true, force: true });
+    }
   }
 
   removeJobFolder(folder: JobFolder): void {
@@ -125,6 +155,7 @@ export class Sandbox {
     const standby = this.standby;
     this.standby = undefined;
     if (standby) {
+      setRef(standby.child, true);
       standby.child.kill("SIGKILL");
       await Promise.allSettled([standby.joined, new Promise((resolve) => standby.child.once("close", resolve))]);
       await standby.cgroup?.remove().catch(() => undefined);
@@ -136,18 +167,21 @@ export class Sandbox {
     if (this.closed || this.standby) return;
     let cgroup: JobCgroup | null = null;
     try {
-      cgroup = JobCgroup.create(this.cgroups, `s${randomBytes(6).toString("hex")}`, LIMIT_CAPS.mem_bytes);
+      // Made with the default cap, which most jobs keep, so a job usually needs no cgroup write.
+      cgroup = JobCgroup.create(this.cgroups, `s${randomBytes(6).toString("hex")}`, LIMIT_DEFAULTS.mem_bytes);
     } catch (err) {
       this.standbyError = err as Error;
       return;
     }
     this.standbyError = undefined;
     const child = spawn("/bin/sh", ["-c", STANDBY_SCRIPT], {
-      env: {},
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      env: EMPTY_ENV,
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
       ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
     });
     child.on("error", () => {});
+    // A waiting standby must not keep the Link's process alive; it is ref'd again when taken.
+    setRef(child, false);
     const joined = cgroup && child.pid ? cgroup.addAsync(child.pid) : Promise.resolve();
     joined.catch(() => {});
     this.standby = { child, cgroup, joined };
@@ -155,13 +189,16 @@ export class Sandbox {
 
   /** The ready standby (made now when none is waiting); the next one is started right after. */
   private async takeStandby(): Promise<Standby> {
-    if (!this.standby || this.standby.child.exitCode !== null || this.standby.child.signalCode !== null) {
+    const stale = this.standby;
+    if (!stale || stale.child.exitCode !== null || stale.child.signalCode !== null) {
+      if (stale) this.track(stale.cgroup?.remove() ?? Promise.resolve());
       this.standby = undefined;
       this.prepareStandby();
     }
     const standby = this.standby;
     this.standby = undefined;
     if (!standby) throw this.standbyError ?? new Error("no standby");
+    setRef(standby.child, true);
     setImmediate(() => this.prepareStandby());
     await standby.joined;
     return standby;
@@ -169,7 +206,6 @@ export class Sandbox {
 
   async run(job: SandboxJob): Promise<JobResult> {
     const started = performance.now();
-    (globalThis as any).T = [["start", started]];
     let proxy: EgressProxy | undefined;
     let standby: Standby | undefined;
     const cleanup = async () => {
@@ -187,9 +223,7 @@ export class Sandbox {
           resolve: this.options.resolve,
         });
       }
-      (globalThis as any).T.push(["boot", performance.now()]);
       standby = await this.takeStandby();
-      (globalThis as any).T.push(["standby", performance.now()]);
       standby.cgroup?.limitMemory(job.limits.mem_bytes);
     } catch (err) {
       standby?.child.kill("SIGKILL");
@@ -197,12 +231,17 @@ export class Sandbox {
       return refused(started, "link.sandbox.refused", `This Link cannot enforce the job's policy: ${(err as Error).message}`);
     }
     const result = await this.execute(job, standby, proxy?.socketPath, started);
-    const done = cleanup().finally(() => this.pending.delete(done));
-    this.pending.add(done);
+    this.track(cleanup());
     return result;
   }
 
-  private commandLine(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined): string[] {
+  /** Cleanup that runs after the result is returned; `idle()` and `close()` wait for it. */
+  private track(work: Promise<unknown>): void {
+    const done: Promise<unknown> = work.catch(() => undefined).finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  private commandLine(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined): { line: string[]; bwrapOptions: string[] } {
     const args = bwrapArgs(this.runtime, {
       jobDir: job.folder.files,
       entry: job.entry,
@@ -211,28 +250,34 @@ export class Sandbox {
       proxySocket,
       infoFd: INFO_FD,
     });
-    // CPU seconds: generous against wall_ms (GC threads add CPU time), and a kernel bound that holds
-    // even if the Link dies and nobody is left to enforce wall_ms.
-    const cpu = Math.ceil((job.limits.wall_ms * 2) / 1000) + 1;
-    const rlimits = [`--nofile=${RLIMIT_NOFILE}:${RLIMIT_NOFILE}`, `--fsize=${RLIMIT_FSIZE}:${RLIMIT_FSIZE}`, "--core=0:0", `--cpu=${cpu}:${cpu + 1}`];
+    // Without a cgroup the per-job rlimits come from prlimit, one more exec in the chain.
+    const prefix: string[] = [];
     if (!cgroup) {
       const data = NODE_DATA_BASELINE + job.limits.mem_bytes;
-      rlimits.push(`--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`);
+      prefix.push(this.runtime.prlimit, `--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`, "--");
     }
-    const line = [this.runtime.prlimit, ...rlimits, "--", this.runtime.bwrap, ...args];
+    const split = args.indexOf("--");
+    const bwrapOptions = args.slice(0, split);
+    const line = [...prefix, this.runtime.bwrap, "--args", String(ARGS_FD), ...args.slice(split)];
     for (const arg of line) {
       if (arg === "" || arg.includes("\n")) throw new Error(`unsafe argument ${JSON.stringify(arg)}`);
     }
-    return line;
+    for (const arg of bwrapOptions) {
+      if (arg.includes("\0")) throw new Error(`unsafe argument ${JSON.stringify(arg)}`);
+    }
+    return { line, bwrapOptions };
   }
 
   private execute(job: SandboxJob, standby: Standby, proxySocket: string | undefined, started: number): Promise<JobResult> {
     const { child, cgroup } = standby;
     this.sandboxesStarted += 1;
-    const header = `${this.commandLine(job, cgroup, proxySocket).join("\n")}\n\n`;
+    const { line, bwrapOptions } = this.commandLine(job, cgroup, proxySocket);
+    const header = `${line.join("\n")}\n\n`;
+    const options = child.stdio[ARGS_FD] as Writable;
+    options.on("error", () => {});
+    options.end(Buffer.from(bwrapOptions.map((arg) => `${arg}\0`).join("")));
     child.stdin!.on("error", () => {});
     child.stdin!.end(Buffer.concat([Buffer.from(header), job.input]));
-    (globalThis as any).T.push(["written", performance.now()]);
     const info = child.stdio[INFO_FD] as Readable;
 
     return new Promise<JobResult>((resolve) => {
@@ -272,7 +317,6 @@ export class Sandbox {
         infoText += chunk.toString("utf8");
         try {
           sandboxPid = (JSON.parse(infoText) as { "child-pid"?: number })["child-pid"];
-          (globalThis as any).T.push(["info", performance.now()]);
         } catch {
           // Not all of it yet.
         }
@@ -284,7 +328,7 @@ export class Sandbox {
         stdoutBytes += chunk.length;
         if (stdoutBytes > STDOUT_MAX_BYTES) return end("limit");
         stdout.push(chunk);
-        if (detector.push(chunk)) { (globalThis as any).T.push(["complete", performance.now()]); graceThenEnd(); }
+        if (detector.push(chunk)) end("complete");
       });
       child.stdout!.on("end", graceThenEnd);
       child.stderr!.on("data", (chunk: Buffer) => {
@@ -297,9 +341,7 @@ export class Sandbox {
         stderrDropped += Math.max(0, chunk.length - Math.max(0, room));
       });
 
-      child.on("exit", () => (globalThis as any).T.push(["exit", performance.now()]));
       child.on("close", (code, signal) => {
-        (globalThis as any).T.push(["close", performance.now()]);
         clearTimeout(wallTimer);
         clearTimeout(graceTimer);
         const wall_ms = Math.round(performance.now() - started);
@@ -327,6 +369,14 @@ export class Sandbox {
         resolve({ status, output, stderr: stderrText, exit, wall_ms, max_rss_bytes: cgroup?.peakBytes() ?? null });
       });
     });
+  }
+}
+
+function setRef(child: ChildProcess, ref: boolean): void {
+  for (const handle of [child, ...child.stdio]) {
+    const h = handle as unknown as { ref?: () => void; unref?: () => void } | null;
+    if (ref) h?.ref?.();
+    else h?.unref?.();
   }
 }
 

@@ -98,10 +98,17 @@ function processesOf(marks: string[]): number[] {
 describe("a well-behaved tool", () => {
   it("gets its input on stdin and its one JSON value back, with limits honoured", async () => {
     const result = await run(`let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const i=JSON.parse(s);console.log(JSON.stringify({sum:i.a+i.b}))})`, { input: { a: 2, b: 3 } });
-    expect(result).toMatchObject({ status: "ok", output: { sum: 5 }, exit: 0, stderr: "" });
+    expect(result).toMatchObject({ status: "ok", output: { sum: 5 }, stderr: "" });
+    // Ended by the Link as soon as its one value was complete.
+    expect(result.exit).toBeNull();
     expect(result.wall_ms).toBeGreaterThan(0);
     expect(result.max_rss_bytes).toBeGreaterThan(1_000_000);
     expect(result.max_rss_bytes).toBeLessThanOrEqual(134_217_728);
+  });
+
+  it("keeps the exit code when it exits on its own before its value is complete", async () => {
+    const result = await run(`process.stdout.write("42")`);
+    expect(result).toMatchObject({ status: "ok", output: 42, exit: 0 });
   });
 
   it("is ended once it wrote one complete value, even with a timer left open", async () => {
@@ -308,6 +315,26 @@ describe("a tool cannot", () => {
     expect(output.linkPid).toHaveProperty("denied");
     expect(output.debugProcess).toHaveProperty("denied");
     expect(process.pid).toBeGreaterThan(0);
+  });
+});
+
+describe("a Link without a writable cgroup", () => {
+  it("falls back to the heap limit plus rlimits, and still stops a Buffer bomb", async () => {
+    const fallback = await Sandbox.create({ cgroups: { enforcement: "heap-rlimit", reason: "test" } });
+    const runIn = async (source: string) => {
+      const folder = fallback.newJobFolder();
+      writeFileSync(path.join(folder.files, "tool.js"), source);
+      const result = await fallback.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net: "deny", limits: { wall_ms: 10_000, mem_bytes: 67_108_864 } });
+      fallback.removeJobFolder(folder);
+      return result;
+    };
+    try {
+      expect(await runIn(`console.log(JSON.stringify({ok:true}))`)).toMatchObject({ status: "ok", output: { ok: true }, max_rss_bytes: null });
+      expect((await runIn(`const a=[];for(;;)a.push(Buffer.alloc(8<<20,1))`)).status).toBe("oom");
+      expect((await runIn(`const a=[];for(;;)a.push(new Array(1e5).fill({x:1}))`)).status).toBe("oom");
+    } finally {
+      await fallback.close();
+    }
   });
 });
 

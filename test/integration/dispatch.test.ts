@@ -37,9 +37,9 @@ async function pendingStep(userId = person.id, project = projectId) {
       versionId,
       kind: "skill.run",
       label: "running a skill's code in a sandbox",
-      target: "csv-stats@1.2.0 column_stats",
-      tool: "column_stats",
-      input: { csv: "a,b\n1,2\n" },
+      target: "text-tools@2.0.1 slugify",
+      tool: "slugify",
+      input: { text: "Hello World" },
       net: "deny",
       expiresAt: new Date(Date.now() + 600_000),
     },
@@ -65,9 +65,13 @@ beforeAll(async () => {
   person = await createUser({ email: "runner@example.test", name: "Runner", password: null });
   other = await createUser({ email: "pooler@example.test", name: "Pooler", password: null });
   projectId = (await getDefaultProject(person.id))!.id;
-  const bundle = await loadBundle(path.join(DEMO, "csv-stats"));
+  const { scanVersion } = await import("../../lib/registry");
+  const { installSkill } = await import("../../lib/installs");
+  const bundle = await loadBundle(path.join(DEMO, "text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
+  expect((await scanVersion(versionId)).status).toBe("passed");
+  for (const who of [person, other]) await installSkill({ userId: who.id, slug: "text-tools", version: bundle.document.version });
   await ledger.recordTopUp({ userId: person.id, amountMicros: 10_000_000n, paymentId: "seed-topup", memo: "test" });
 }, 120_000);
 
@@ -123,11 +127,7 @@ describe("placement", () => {
     const claimed = await runs.pollForJob(own, 0);
     expect(claimed?.id).toBe(job.id);
     const call = await runs.jobInputBytes(own, job.id, inputs.find((i) => i.name === "job.json")!.media_id);
-    expect(JSON.parse(call.toString())).toEqual({
-      tool: "column_stats",
-      entry: expect.any(String),
-      input: { csv: "a,b\n1,2\n" },
-    });
+    expect(JSON.parse(call.toString())).toEqual({ tool: "slugify", entry: "tools/slugify.js", input: { text: "Hello World" } });
     // Another Link cannot read this job's inputs or report its result.
     await expect(runs.jobInputBytes(pool, job.id, inputs[0]!.media_id)).rejects.toMatchObject({
       code: "run.job.not_found",
@@ -213,14 +213,29 @@ describe("metering", () => {
     expect(await ledger.balanceOf(person.id)).toBe(startBalance - 50n * 300n);
   });
 
+  it("runs nothing for a step whose skill was disabled after the call", async () => {
+    const link = await linkFor(person.id);
+    const step = await pendingStep();
+    const install = await env.db.install.findFirstOrThrow({ where: { userId: person.id } });
+    await env.db.install.update({ where: { id: install.id }, data: { enabled: false } });
+    const outcome = await runs.submitStepJob(step.id, false);
+    expect(outcome.kind).toBe("blocked");
+    expect(await env.db.runJob.count({ where: { stepId: step.id } })).toBe(0);
+    expect((await env.db.step.findUniqueOrThrow({ where: { id: step.id } })).status).toBe("failed");
+    await env.db.install.update({ where: { id: install.id }, data: { enabled: true } });
+    await env.db.link.update({ where: { id: link.linkId }, data: { revokedAt: new Date() } });
+  });
+
   it("refuses to submit when the worst case is not covered, with a top-up hint", async () => {
     const poor = await (
       await import("../../lib/auth/users")
     ).createUser({ email: "poor@example.test", name: "Poor", password: null });
     const project = (await (await import("../../lib/auth/users")).getDefaultProject(poor.id))!;
+    await (await import("../../lib/installs")).installSkill({ userId: poor.id, slug: "text-tools", version: "2.0.1" });
     await linkFor(poor.id);
     const step = await pendingStep(poor.id, project.id);
-    expect(await runs.submitStepJob(step.id, false)).toEqual({ kind: "insufficient_balance" });
+    const outcome = await runs.submitStepJob(step.id, false);
+    expect(outcome).toEqual({ kind: "insufficient_balance" });
     const row = await env.db.step.findUniqueOrThrow({ where: { id: step.id } });
     expect(row.status).toBe("insufficient_balance");
     expect(row.message).toMatch(/Top up/);

@@ -4,5 +4,7 @@ import { revokeGrant } from "@/lib/installs";
 
 export const DELETE = route({
   auth: sessionPrincipal,
-  handler: async ({ principal, params }) => ({ grant: await revokeGrant({ userId: principal.userId, grantId: params.id ?? "" }) }),
+  handler: async ({ principal, params }) => ({
+    grant: await revokeGrant({ userId: principal.userId, grantId: params.id ?? "" }),
+  }),
 });

@@ -1,0 +1,22 @@
+import { sessionPrincipal } from "@/lib/auth";
+import { dayText, usageByDay, usageJson, usageRange } from "@/lib/billing/usage";
+import { route, z } from "@/lib/http/route";
+
+/** What runs cost per UTC day, per skill and per agent (`?from=YYYY-MM-DD&to=YYYY-MM-DD`). */
+export const GET = route({
+  auth: sessionPrincipal,
+  query: z.object({ from: z.string().max(10).optional(), to: z.string().max(10).optional() }),
+  handler: async ({ principal, query }) => {
+    const range = usageRange(query);
+    const [bySkill, byAgent] = await Promise.all([
+      usageByDay(principal.userId, range, "skill"),
+      usageByDay(principal.userId, range, "agent"),
+    ]);
+    return {
+      from: dayText(range.from),
+      to: dayText(new Date(range.until.getTime() - 86_400_000)),
+      by_skill: usageJson(bySkill),
+      by_agent: usageJson(byAgent),
+    };
+  },
+});

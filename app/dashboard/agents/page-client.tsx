@@ -1,0 +1,269 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+import { parseUnits, unitsText } from "../balance/units";
+import styles from "./agents.module.css";
+
+export type AgentRow = {
+  id: string;
+  name: string;
+  tokenPrefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  dailyLimitMicros: string | null;
+  spentTodayMicros: string;
+};
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
+const OFFLINE = {
+  message: "We could not reach the server. Check your connection and try again.",
+  details: [] as string[],
+};
+
+export function AgentsClient({ agents }: { agents: AgentRow[] }) {
+  const router = useRouter();
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [notice, setNotice] = useState("");
+  // After a revoke its buttons are gone: focus moves to the notice that says what happened.
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const tokenRef = useRef<HTMLInputElement>(null);
+
+  async function call(input: string, init: RequestInit): Promise<Response | null> {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch(input, init);
+      if (!res.ok) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return null;
+      }
+      return res;
+    } catch {
+      setError(OFFLINE);
+      return null;
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function create(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get("name") ?? "");
+    setCopied(false);
+    const res = await call("/api/v1/agents", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
+    if (!res) return;
+    const body = (await res.json()) as { agent: { name: string }; token: string };
+    setCreated({ name: body.agent.name, token: body.token });
+    form.reset();
+    router.refresh();
+  }
+
+  async function revoke(agent: AgentRow) {
+    const res = await call(`/api/v1/agents/${encodeURIComponent(agent.id)}`, { method: "DELETE" });
+    if (!res) return;
+    setConfirming(null);
+    setNotice(`Revoked ${agent.name}. Its token stopped working.`);
+    noticeRef.current?.focus();
+    router.refresh();
+  }
+
+  async function saveAllowance(event: React.FormEvent<HTMLFormElement>, agent: AgentRow) {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get("allowance") ?? "");
+    const micros = parseUnits(text);
+    if (micros === null) {
+      setError({ message: `“${text}” is not an amount: write it like 2 or 0.50 (up to six decimals).`, details: [] });
+      return;
+    }
+    const res = await call(`/api/v1/agents/${encodeURIComponent(agent.id)}/allowance`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ daily_limit_micros: micros.toString() }),
+    });
+    if (!res) return;
+    setEditing(null);
+    setNotice(`${agent.name} may now spend ${unitsText(micros)} per day on its own.`);
+    router.refresh();
+  }
+
+  async function copy() {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.token);
+      setCopied(true);
+    } catch {
+      // Clipboard access can be refused (permissions, http): select it so Ctrl+C works.
+      tokenRef.current?.select();
+    }
+  }
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="new-agent-title">
+        <h2 id="new-agent-title">Create an agent</h2>
+        <form className="form form-inline" onSubmit={create}>
+          <div className="field">
+            <label htmlFor="agent-name">Agent name</label>
+            <input
+              id="agent-name"
+              name="name"
+              type="text"
+              required
+              maxLength={64}
+              placeholder="e.g. research assistant"
+            />
+          </div>
+          <button type="submit" className="button button-primary" disabled={pending}>
+            Create agent
+          </button>
+        </form>
+        {created ? (
+          <div className="secret-panel" role="status" aria-live="polite">
+            <p>
+              <strong>Copy the token of “{created.name}” now.</strong> This is the only time it is shown: we keep only a
+              fingerprint of it. Give it to your agent only; anyone holding it can ask to run your skills.
+            </p>
+            <div className="secret-row">
+              <label htmlFor="agent-token" className="visually-hidden">
+                New agent token
+              </label>
+              <input
+                id="agent-token"
+                ref={tokenRef}
+                className="mono"
+                readOnly
+                value={created.token}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <button type="button" className="button" onClick={copy}>
+                {copied ? "Copied" : "Copy"}
+              </button>
+            </div>
+            <p>
+              <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
+                I have saved it
+              </button>
+            </p>
+          </div>
+        ) : null}
+      </section>
+
+      <FormError message={error?.message ?? null} details={error?.details} />
+      <p
+        ref={noticeRef}
+        tabIndex={-1}
+        role="status"
+        aria-live="polite"
+        className={notice ? styles.notice : "visually-hidden"}
+      >
+        {notice}
+      </p>
+
+      <section aria-labelledby="agent-list-title">
+        <h2 id="agent-list-title">Your agents</h2>
+        {agents.length === 0 ? (
+          <p className="empty">You have no agents yet.</p>
+        ) : (
+          <ul className={styles.list}>
+            {agents.map((a) => (
+              <li
+                key={a.id}
+                className={a.revokedAt ? `${styles.agent} ${styles.revoked}` : styles.agent}
+                data-agent-id={a.id}
+              >
+                <div className={styles.head}>
+                  <strong>{a.name}</strong> <span className="mono muted">ova_{a.tokenPrefix}…</span>
+                  {a.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+                </div>
+                <p className={styles.meta}>
+                  Created {when(a.createdAt)}
+                  {a.revokedAt ? ` · revoked ${when(a.revokedAt)}` : ""}
+                </p>
+                <p className={styles.money}>
+                  Spent today: <strong>{unitsText(a.spentTodayMicros)}</strong> of{" "}
+                  <strong>{a.dailyLimitMicros === null ? "no allowance set" : unitsText(a.dailyLimitMicros)}</strong>{" "}
+                  per day
+                </p>
+                {a.revokedAt ? null : (
+                  <div className={styles.actions}>
+                    {editing === a.id ? (
+                      <form className={styles.allowanceForm} onSubmit={(e) => saveAllowance(e, a)}>
+                        <div className="field">
+                          <label htmlFor={`allowance-${a.id}`}>Allowance per day for {a.name}</label>
+                          <input
+                            id={`allowance-${a.id}`}
+                            name="allowance"
+                            type="text"
+                            inputMode="decimal"
+                            required
+                            autoFocus
+                            defaultValue={a.dailyLimitMicros === null ? "" : unitsText(a.dailyLimitMicros)}
+                          />
+                        </div>
+                        <button type="submit" className="button button-primary" disabled={pending}>
+                          Save
+                        </button>
+                        <button type="button" className="button button-quiet" onClick={() => setEditing(null)}>
+                          Cancel
+                        </button>
+                      </form>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => setEditing(a.id)}
+                        aria-label={`Change allowance of ${a.name}`}
+                      >
+                        Change allowance
+                      </button>
+                    )}
+                    {confirming === a.id ? (
+                      <div className={styles.confirm} role="group" aria-label={`Confirm revoking ${a.name}`}>
+                        <span>Revoke “{a.name}”? Its token stops working at once.</span>
+                        <button
+                          type="button"
+                          className="button button-danger"
+                          disabled={pending}
+                          onClick={() => revoke(a)}
+                        >
+                          Yes, revoke
+                        </button>
+                        <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                      </div>
+                    ) : (
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => setConfirming(a.id)}
+                        aria-label={`Revoke ${a.name}`}
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

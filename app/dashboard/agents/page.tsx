@@ -1,0 +1,38 @@
+import Link from "next/link";
+import { listAgents } from "@/lib/agents";
+import { requireUser } from "@/lib/auth";
+import { agentSpentToday } from "@/lib/billing/ledger";
+import { AgentsClient, type AgentRow } from "./page-client";
+
+export const metadata = { title: "Agents" };
+export const dynamic = "force-dynamic";
+
+export default async function AgentsPage() {
+  const user = await requireUser("/dashboard/agents");
+  const agents = await listAgents(user.userId);
+  const rows: AgentRow[] = await Promise.all(
+    agents.map(async (a) => ({
+      id: a.id,
+      name: a.name,
+      tokenPrefix: a.tokenPrefix,
+      createdAt: a.createdAt.toISOString(),
+      revokedAt: a.revokedAt?.toISOString() ?? null,
+      dailyLimitMicros: a.allowance?.dailyLimitMicros.toString() ?? null,
+      spentTodayMicros: (await agentSpentToday(a.id)).toString(),
+    })),
+  );
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/dashboard">Dashboard</Link> / Agents
+      </p>
+      <h1>Agents</h1>
+      <p>
+        An agent calls your installed skills&apos; tools with its own token (<code>Authorization: Bearer ova_…</code>).
+        Each run it asks for waits on <Link href="/dashboard/approvals">your approval</Link> unless you chose “always
+        allow”. Its allowance is what it may spend per day (UTC) when it acts on its own.
+      </p>
+      <AgentsClient agents={rows} />
+    </>
+  );
+}

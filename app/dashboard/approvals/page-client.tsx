@@ -1,0 +1,261 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+import styles from "./approvals.module.css";
+
+export type StepView = {
+  id: string;
+  kind: string;
+  label: string;
+  target: string;
+  status: string;
+  agent: string | null;
+  net: "deny" | "openvibe-only" | "public";
+  net_words: string;
+  input_preview: string;
+  message: string | null;
+  created_at: string;
+  expires_at: string;
+  job: {
+    id: string;
+    state: string;
+    placement: string | null;
+    wall_ms: number | null;
+    cost_micros: string | null;
+  } | null;
+};
+
+type Decision = "once" | "always" | "deny";
+
+const POLL_MS = 1_500;
+const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
+
+const STATUS_WORDS: Record<string, string> = {
+  pending_approval: "waiting for you",
+  queued: "approved, waiting for a machine",
+  running: "running",
+  succeeded: "succeeded",
+  failed: "failed",
+  denied: "denied",
+  expired: "expired",
+  no_node: "no machine to run it",
+  insufficient_balance: "not enough balance",
+};
+
+const DECISION_WORDS: Record<Decision, string> = {
+  once: "Approved once",
+  always: "Always allowed (this version's tool)",
+  deny: "Denied",
+};
+
+/** Micro-units as a decimal string without BigInt maths in the browser bundle's hot path. */
+function money(micros: string | null): string {
+  if (micros === null) return "—";
+  const neg = micros.startsWith("-");
+  const digits = (neg ? micros.slice(1) : micros).padStart(7, "0");
+  const whole = digits.slice(0, -6).replace(/^0+(?=\d)/, "");
+  const frac = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
+  return `${neg ? "-" : ""}${whole}.${frac}`;
+}
+
+function wall(ms: number | null) {
+  if (ms === null) return null;
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+export function ApprovalsClient({
+  initialPending,
+  initialRecent,
+}: {
+  initialPending: StepView[];
+  initialRecent: StepView[];
+}) {
+  const [pending, setPending] = useState(initialPending);
+  const [recent, setRecent] = useState(initialRecent);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [announce, setAnnounce] = useState("");
+  const [decided, setDecided] = useState<Record<string, Decision>>({});
+  const [stale, setStale] = useState(false);
+  const inFlight = useRef(false);
+  // The decided card disappears with its buttons: keep keyboard focus on the list it was in.
+  const pendingHeading = useRef<HTMLHeadingElement>(null);
+
+  const refresh = useCallback(async () => {
+    if (inFlight.current || document.hidden) return;
+    inFlight.current = true;
+    try {
+      const [p, r] = await Promise.all([
+        fetch("/api/v1/steps?pending=1", { cache: "no-store" }),
+        fetch("/api/v1/steps?limit=20", { cache: "no-store" }),
+      ]);
+      if (!p.ok || !r.ok) {
+        setStale(true);
+        return;
+      }
+      const [pb, rb] = (await Promise.all([p.json(), r.json()])) as [{ steps: StepView[] }, { steps: StepView[] }];
+      setPending(pb.steps);
+      setRecent(rb.steps);
+      setStale(false);
+    } catch {
+      setStale(true);
+    } finally {
+      inFlight.current = false;
+    }
+  }, []);
+
+  useEffect(() => {
+    const timer = window.setInterval(refresh, POLL_MS);
+    const onVisible = () => {
+      if (!document.hidden) void refresh();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [refresh]);
+
+  async function decide(step: StepView, decision: Decision) {
+    setBusy(step.id);
+    setError(null);
+    try {
+      const res = await fetch(`/api/v1/steps/${encodeURIComponent(step.id)}/decision`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ decision }),
+      });
+      if (!res.ok) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        await refresh();
+        return;
+      }
+      const updated = (await res.json()) as StepView;
+      setDecided((d) => ({ ...d, [step.id]: decision }));
+      setPending((list) => list.filter((s) => s.id !== step.id));
+      setRecent((list) => [updated, ...list.filter((s) => s.id !== step.id)]);
+      setAnnounce(
+        `${DECISION_WORDS[decision]}: ${step.target}. Now ${STATUS_WORDS[updated.status] ?? updated.status}.`,
+      );
+    } catch {
+      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <p role="status" aria-live="polite" className={announce ? styles.announce : "visually-hidden"}>
+        {announce}
+      </p>
+      {stale ? (
+        <p className={styles.stale} role="status">
+          We could not refresh this page just now; it will keep trying.
+        </p>
+      ) : null}
+      <FormError message={error?.message ?? null} details={error?.details} />
+
+      <section aria-labelledby="pending-title" className={styles.section}>
+        <h2 id="pending-title" ref={pendingHeading} tabIndex={-1}>
+          Waiting for you {pending.length ? <span className="badge">{pending.length}</span> : null}
+        </h2>
+        {pending.length === 0 ? (
+          <p className="empty">No step is waiting for you. When an agent asks to run a skill, it appears here.</p>
+        ) : (
+          <ul className={styles.list}>
+            {pending.map((s) => (
+              <li key={s.id} className={styles.step} data-step-id={s.id}>
+                <h3 className={styles.stepTitle}>
+                  <span className="mono">{s.target}</span>
+                </h3>
+                <p className={styles.label}>{s.label}</p>
+                <dl className={styles.facts}>
+                  <dt>Agent</dt>
+                  <dd>{s.agent ?? "an agent that was removed"}</dd>
+                  <dt>Network</dt>
+                  <dd>
+                    <span className={s.net === "public" ? styles.netWarn : styles.net}>{s.net_words}</span>
+                  </dd>
+                  <dt>Asked</dt>
+                  <dd>{when(s.created_at)}</dd>
+                  <dt>Expires</dt>
+                  <dd>{when(s.expires_at)}</dd>
+                </dl>
+                <p className={styles.inputLabel}>Input (as the agent sent it)</p>
+                <pre className={styles.input}>{s.input_preview}</pre>
+                <div className={styles.buttons} role="group" aria-label={`Decide on ${s.target}`}>
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={busy !== null}
+                    onClick={() => decide(s, "once")}
+                  >
+                    Approve once
+                  </button>
+                  <button type="button" className="button" disabled={busy !== null} onClick={() => decide(s, "always")}>
+                    Always allow
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-danger"
+                    disabled={busy !== null}
+                    onClick={() => decide(s, "deny")}
+                  >
+                    Deny
+                  </button>
+                </div>
+                <p className="hint">
+                  “Always allow” covers exactly this version&apos;s tool; a new version asks again.
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="recent-title" className={styles.section}>
+        <h2 id="recent-title">Recent steps</h2>
+        {recent.length === 0 ? (
+          <p className="empty">Your agents have not asked to run anything yet.</p>
+        ) : (
+          <ul className={styles.list}>
+            {recent.map((s) => (
+              <li key={s.id} className={styles.recent} data-step-id={s.id}>
+                <div className={styles.recentHead}>
+                  <span className="mono">{s.target}</span>
+                  <span className={`${styles.status} ${styles[`status_${s.status}`] ?? ""}`}>
+                    {STATUS_WORDS[s.status] ?? s.status}
+                  </span>
+                </div>
+                <p className={styles.meta}>
+                  {s.agent ?? "removed agent"} · {when(s.created_at)}
+                  {decided[s.id] ? ` · ${DECISION_WORDS[decided[s.id] as Decision]} by you just now` : ""}
+                  {s.job?.wall_ms != null ? ` · ${wall(s.job.wall_ms)}` : ""}
+                  {s.job?.cost_micros != null ? ` · cost ${money(s.job.cost_micros)}` : ""}
+                </p>
+                {s.message ? <p className={styles.message}>{s.message}</p> : null}
+                <p className={styles.links}>
+                  {s.job ? <Link href={`/dashboard/runs/${encodeURIComponent(s.job.id)}`}>See the run</Link> : null}
+                  {s.status === "no_node" ? (
+                    <Link href="/dashboard/links" className="button">
+                      Run it on my machine
+                    </Link>
+                  ) : null}
+                  {s.status === "insufficient_balance" ? (
+                    <Link href="/dashboard/balance">Top up your balance</Link>
+                  ) : null}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import Link from "next/link";
+import { requireUser } from "@/lib/auth";
+import { listAuthored } from "@/lib/registry/authors";
+import { AuthoredClient } from "./page-client";
+
+export const metadata = { title: "Your skills" };
+
+export default async function AuthoredPage() {
+  const user = await requireUser("/dashboard/authored");
+  const skills = await listAuthored(user.userId);
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/dashboard">Dashboard</Link> / Your skills
+      </p>
+      <h1>Your skills</h1>
+      <p>
+        Every version you published, with the scan&apos;s verdict. Retiring a version is the way back from a mistake: it stays
+        readable, but nobody can install or run it again. Your public page is{" "}
+        <Link href={`/authors/${user.handle}`}>/authors/{user.handle}</Link>.
+      </p>
+      {skills.length === 0 ? (
+        <div className="empty">
+          <p>You have not published a skill yet.</p>
+          <p>
+            <Link href="/publish" className="button button-primary">
+              Publish a skill
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <AuthoredClient skills={skills} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,269 @@
+import Link from "next/link";
+import { requireUser } from "@/lib/auth";
+import { balanceOf } from "@/lib/billing/ledger";
+import { MAX_TOP_UP_MICROS, MIN_TOP_UP_MICROS } from "@/lib/billing/payments";
+import { formatMicros } from "@/lib/billing/rates";
+import {
+  LEDGER_KINDS,
+  dayText,
+  ledgerFacets,
+  ledgerFilterFromQuery,
+  listLedger,
+  usageByDay,
+  usageRange,
+  type LedgerFilter,
+} from "@/lib/billing/usage";
+import { AppError } from "@/lib/errors";
+import styles from "./balance.module.css";
+import { TopUpForm } from "./page-client";
+import { UsageChart } from "./usage-chart";
+
+export const metadata = { title: "Balance" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (d: Date) => `${timeFormat.format(d)} UTC`;
+const USAGE_DAYS = [7, 14, 30, 90] as const;
+const KIND_WORDS: Record<string, string> = { topup: "top-up", charge: "charge", refund: "refund" };
+const FILTER_KEYS = ["kind", "from", "to", "skill", "agent"] as const;
+
+export default async function BalancePage({ searchParams }: Props) {
+  const user = await requireUser("/dashboard/balance");
+  const raw = await searchParams;
+  const q: Record<string, string | undefined> = Object.fromEntries(
+    Object.entries(raw).map(([k, v]) => [k, one(v) || undefined]),
+  );
+
+  let filter: LedgerFilter = {};
+  let filterProblem: string | null = null;
+  try {
+    filter = ledgerFilterFromQuery({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, q[k]])), cursor: q.cursor });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    filterProblem = `${err.message} Showing everything instead.`;
+  }
+  let ledger;
+  try {
+    ledger = await listLedger(user.userId, filter);
+  } catch (err) {
+    // A stale or edited page link: show the first page instead of an error.
+    if (!(err instanceof AppError && err.code === "billing.cursor_invalid")) throw err;
+    ledger = await listLedger(user.userId, { ...filter, cursor: undefined });
+  }
+
+  const days = USAGE_DAYS.find((d) => String(d) === q.days) ?? 14;
+  const today = new Date();
+  const range = usageRange({ from: dayText(new Date(today.getTime() - (days - 1) * 86_400_000)) }, today);
+  const [balance, bySkill, byAgent, facets] = await Promise.all([
+    balanceOf(user.userId),
+    usageByDay(user.userId, range, "skill"),
+    usageByDay(user.userId, range, "agent"),
+    ledgerFacets(user.userId),
+  ]);
+
+  const activeFilters = FILTER_KEYS.filter((k) => q[k]);
+  const nextHref = ledger.nextCursor
+    ? `/dashboard/balance?${new URLSearchParams({
+        ...Object.fromEntries(FILTER_KEYS.flatMap((k) => (q[k] ? [[k, q[k] as string]] : []))),
+        ...(q.days ? { days: q.days } : {}),
+        cursor: ledger.nextCursor,
+      }).toString()}#ledger-title`
+    : null;
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/dashboard">Dashboard</Link> / Balance
+      </p>
+      <h1>Balance</h1>
+
+      <section className={`panel ${styles.balancePanel}`} aria-labelledby="balance-title">
+        <h2 id="balance-title" className="visually-hidden">
+          Your balance
+        </h2>
+        <p className={styles.balanceLine}>
+          <span className={styles.balanceLabel}>Your balance</span>
+          <strong className={styles.balance} data-testid="balance">
+            {formatMicros(balance)}
+          </strong>
+        </p>
+        <p className="hint">
+          Runs are charged per started second: less on your own Links than on the shared pool. A run holds its most
+          possible cost when it starts and gives back what it did not use.
+        </p>
+        <TopUpForm minMicros={MIN_TOP_UP_MICROS.toString()} maxMicros={MAX_TOP_UP_MICROS.toString()} />
+      </section>
+
+      <section aria-labelledby="usage-title" className={styles.section}>
+        <h2 id="usage-title">Usage</h2>
+        <form method="get" action="/dashboard/balance" className={styles.filters}>
+          {FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
+          <div className="field">
+            <label htmlFor="usage-days">Days</label>
+            <select id="usage-days" name="days" defaultValue={String(days)} className={styles.select}>
+              {USAGE_DAYS.map((d) => (
+                <option key={d} value={d}>
+                  last {d} days
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="button">
+            Show
+          </button>
+        </form>
+        <div className={styles.charts}>
+          <UsageChart
+            id="usage-skill"
+            title={`Spend per day by skill, last ${days} days (UTC)`}
+            usage={bySkill}
+            what="skills"
+          />
+          <UsageChart
+            id="usage-agent"
+            title={`Spend per day by agent, last ${days} days (UTC)`}
+            usage={byAgent}
+            what="agents"
+          />
+        </div>
+      </section>
+
+      <section aria-labelledby="ledger-title" className={styles.section}>
+        <h2 id="ledger-title">Ledger</h2>
+        <form method="get" action="/dashboard/balance" className={styles.filters} aria-label="Filter the ledger">
+          {q.days ? <input type="hidden" name="days" value={q.days} /> : null}
+          <div className="field">
+            <label htmlFor="f-kind">Kind</label>
+            <select id="f-kind" name="kind" defaultValue={q.kind ?? ""} className={styles.select}>
+              <option value="">all</option>
+              {LEDGER_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {KIND_WORDS[k]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-from">From</label>
+            <input id="f-from" name="from" type="date" defaultValue={q.from ?? ""} className={styles.date} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-to">To</label>
+            <input id="f-to" name="to" type="date" defaultValue={q.to ?? ""} className={styles.date} />
+          </div>
+          <div className="field">
+            <label htmlFor="f-skill">Skill</label>
+            <select id="f-skill" name="skill" defaultValue={q.skill ?? ""} className={styles.select}>
+              <option value="">all</option>
+              {facets.skills.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="f-agent">Agent</label>
+            <select id="f-agent" name="agent" defaultValue={q.agent ?? ""} className={styles.select}>
+              <option value="">all</option>
+              {facets.agents.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={styles.filterButtons}>
+            <button type="submit" className="button">
+              Filter
+            </button>
+            {activeFilters.length ? (
+              <Link
+                href={q.days ? `/dashboard/balance?days=${q.days}` : "/dashboard/balance"}
+                className="button button-quiet"
+              >
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+        {filterProblem ? (
+          <p className={styles.problem} role="alert">
+            {filterProblem}
+          </p>
+        ) : null}
+
+        {ledger.entries.length === 0 ? (
+          <p className="empty">
+            {activeFilters.length ? "No entries match these filters." : "No entries yet. Top up to start."}
+          </p>
+        ) : (
+          <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Ledger entries">
+            <table className={`${styles.table} ${styles.ledgerTable}`}>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">What</th>
+                  <th scope="col" className={styles.num}>
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {ledger.entries.map((e) => (
+                  <tr key={e.id} data-kind={e.kind}>
+                    <td className={styles.when} data-label="When">
+                      {when(e.createdAt)}
+                    </td>
+                    <td data-label="Kind">{KIND_WORDS[e.kind]}</td>
+                    <td data-label="What" className={styles.what}>
+                      {e.memo}
+                      {e.skillSlug || e.agent ? (
+                        <span className={styles.sub}>
+                          {e.skillSlug ? <span className="mono">{e.skillSlug}</span> : null}
+                          {e.skillSlug && e.agent ? " · " : null}
+                          {e.agent ? e.agent.name : null}
+                          {e.jobId ? (
+                            <>
+                              {" · "}
+                              <Link href={`/dashboard/runs/${encodeURIComponent(e.jobId)}`}>run</Link>
+                            </>
+                          ) : null}
+                        </span>
+                      ) : null}
+                    </td>
+                    <td
+                      data-label="Amount"
+                      className={`${styles.num} ${e.amountMicros < 0n ? styles.minus : styles.plus}`}
+                    >
+                      {e.amountMicros > 0n ? "+" : ""}
+                      {formatMicros(e.amountMicros)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {nextHref || q.cursor ? (
+          <p className={styles.pager}>
+            {q.cursor ? (
+              <Link
+                href={`/dashboard/balance?${new URLSearchParams(
+                  Object.fromEntries([...FILTER_KEYS, "days"].flatMap((k) => (q[k] ? [[k, q[k] as string]] : []))),
+                ).toString()}#ledger-title`}
+              >
+                First page
+              </Link>
+            ) : null}
+            {nextHref ? <Link href={nextHref}>Older entries</Link> : null}
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}

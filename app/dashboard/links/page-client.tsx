@@ -1,0 +1,225 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+import styles from "./links.module.css";
+
+export type LinkRow = {
+  id: string;
+  name: string;
+  online: boolean;
+  lastSeenAt: string | null;
+  runner: "on" | "off";
+  pool: boolean;
+  jobsRun: number;
+  revokedAt: string | null;
+  createdAt: string;
+};
+
+type Pairing = { code: string; expires_at: string; command: string };
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : "never");
+const OFFLINE = {
+  message: "We could not reach the server. Check your connection and try again.",
+  details: [] as string[],
+};
+/** While a pairing code is shown, look for the new Link this often. */
+const WATCH_MS = 4_000;
+
+export function LinksClient({ links }: { links: LinkRow[] }) {
+  const router = useRouter();
+  const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [notice, setNotice] = useState("");
+  // After a revoke its buttons are gone: focus moves to the notice that says what happened.
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const commandRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!pairing) return;
+    const timer = window.setInterval(() => router.refresh(), WATCH_MS);
+    return () => window.clearInterval(timer);
+  }, [pairing, router]);
+
+  async function newCode() {
+    setPending(true);
+    setError(null);
+    setCopied(false);
+    try {
+      const res = await fetch("/api/v1/links/pairing-codes", { method: "POST" });
+      if (res.status !== 201) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return;
+      }
+      setPairing((await res.json()) as Pairing);
+    } catch {
+      setError(OFFLINE);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function revoke(link: LinkRow) {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/v1/links/${encodeURIComponent(link.id)}`, { method: "DELETE" });
+      if (!res.ok) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return;
+      }
+      setConfirming(null);
+      setNotice(`Revoked ${link.name}. Its next request will be refused.`);
+      noticeRef.current?.focus();
+      router.refresh();
+    } catch {
+      setError(OFFLINE);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function copy() {
+    if (!pairing) return;
+    try {
+      await navigator.clipboard.writeText(pairing.command);
+      setCopied(true);
+    } catch {
+      commandRef.current?.select();
+    }
+  }
+
+  return (
+    <>
+      <section className="panel" aria-labelledby="pair-title">
+        <h2 id="pair-title">Pair a new Link</h2>
+        <p>
+          Get a one-time code, then run the command on the machine you want to pair. The code works once and for ten
+          minutes.
+        </p>
+        <p>
+          <button type="button" className="button button-primary" onClick={newCode} disabled={pending}>
+            {pairing ? "Get another code" : "Pair a new Link"}
+          </button>
+        </p>
+        {pairing ? (
+          <div className={styles.pairing} role="status" aria-live="polite">
+            <p>
+              Your pairing code: <strong className={`mono ${styles.code}`}>{pairing.code}</strong>
+              <span className="muted"> (expires {when(pairing.expires_at)})</span>
+            </p>
+            <p className={styles.stepTitle}>1. On that machine, run:</p>
+            <div className="secret-row">
+              <label htmlFor="pair-command" className="visually-hidden">
+                Pairing command
+              </label>
+              <input
+                id="pair-command"
+                ref={commandRef}
+                className="mono"
+                readOnly
+                value={pairing.command}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <button type="button" className="button" onClick={copy}>
+                {copied ? "Copied" : "Copy"}
+              </button>
+            </div>
+            <p className={styles.stepTitle}>2. Turn its skill runner on:</p>
+            <pre className={styles.command}>openvibe-link skills on</pre>
+            <p className={styles.stepTitle}>
+              3. Start it (add --pool to also run other people&apos;s jobs for the pool):
+            </p>
+            <pre className={styles.command}>openvibe-link run [--pool]</pre>
+            <p className="hint">The new Link shows up below by itself once it has paired.</p>
+          </div>
+        ) : null}
+      </section>
+
+      <FormError message={error?.message ?? null} details={error?.details} />
+      <p
+        ref={noticeRef}
+        tabIndex={-1}
+        role="status"
+        aria-live="polite"
+        className={notice ? styles.notice : "visually-hidden"}
+      >
+        {notice}
+      </p>
+
+      <section aria-labelledby="link-list-title">
+        <h2 id="link-list-title">Your Links</h2>
+        {links.length === 0 ? (
+          <p className="empty">You have no Links yet. Pair one to run skills on your own machine.</p>
+        ) : (
+          <ul className={styles.list}>
+            {links.map((l) => (
+              <li
+                key={l.id}
+                className={l.revokedAt ? `${styles.link} ${styles.revoked}` : styles.link}
+                data-link-id={l.id}
+              >
+                <div className={styles.head}>
+                  <strong>{l.name}</strong>
+                  {l.revokedAt ? (
+                    <span className="badge badge-danger">revoked</span>
+                  ) : (
+                    <span className={l.online ? styles.online : styles.offline}>{l.online ? "online" : "offline"}</span>
+                  )}
+                </div>
+                <dl className={styles.facts}>
+                  <dt>Last seen</dt>
+                  <dd>{when(l.lastSeenAt)}</dd>
+                  <dt>Skill runner</dt>
+                  <dd>{l.runner === "on" ? "on" : "off (openvibe-link skills on)"}</dd>
+                  <dt>Offered to the pool</dt>
+                  <dd>{l.pool ? "yes" : "no"}</dd>
+                  <dt>Jobs run</dt>
+                  <dd>{l.jobsRun}</dd>
+                  <dt>Paired</dt>
+                  <dd>{when(l.createdAt)}</dd>
+                  {l.revokedAt ? (
+                    <>
+                      <dt>Revoked</dt>
+                      <dd>{when(l.revokedAt)}</dd>
+                    </>
+                  ) : null}
+                </dl>
+                {l.revokedAt ? null : confirming === l.id ? (
+                  <div className={styles.confirm} role="group" aria-label={`Confirm revoking ${l.name}`}>
+                    <span>Revoke “{l.name}”? Its next request is refused; pair it again to use it.</span>
+                    <button type="button" className="button button-danger" disabled={pending} onClick={() => revoke(l)}>
+                      Yes, revoke
+                    </button>
+                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                ) : (
+                  <div>
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => setConfirming(l.id)}
+                      aria-label={`Revoke ${l.name}`}
+                    >
+                      Revoke
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

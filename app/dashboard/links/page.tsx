@@ -1,0 +1,35 @@
+import Link from "next/link";
+import { requireUser } from "@/lib/auth";
+import { listLinks } from "@/lib/links";
+import { LinksClient, type LinkRow } from "./page-client";
+
+export const metadata = { title: "Links" };
+export const dynamic = "force-dynamic";
+
+export default async function LinksPage() {
+  const user = await requireUser("/dashboard/links");
+  const links: LinkRow[] = (await listLinks(user.userId)).map((l) => ({
+    id: l.id,
+    name: l.name,
+    online: l.online,
+    lastSeenAt: l.lastSeenAt?.toISOString() ?? null,
+    runner: l.runner,
+    pool: l.pool,
+    jobsRun: l.jobsRun,
+    revokedAt: l.revokedAt?.toISOString() ?? null,
+    createdAt: l.createdAt.toISOString(),
+  }));
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/dashboard">Dashboard</Link> / Links
+      </p>
+      <h1>Links</h1>
+      <p>
+        A Link is a machine of yours that runs skills&apos; code in a sandbox. Runs go to your own Links first (they
+        cost less), then to the shared pool. A Link signs every request with a key that never leaves it.
+      </p>
+      <LinksClient links={links} />
+    </>
+  );
+}

@@ -1,0 +1,218 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { readApiError } from "@/components/api-error";
+import { FormError } from "@/components/form-error";
+import { ScanBadge, TrustBadge } from "@/components/skill-card";
+import type { GrantView, InstallView } from "@/lib/installs";
+import styles from "./skills.module.css";
+
+const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+const when = (iso: string) => `${dateFormat.format(new Date(iso))} UTC`;
+
+const BLOCKED_WORDS: Record<NonNullable<InstallView["blocked"]>, string> = {
+  retired: "Its author retired this version: its tools can no longer run. Install a newer version.",
+  scan_failed: "This version failed the scan: its tools cannot run.",
+  scan_pending: "This version is being scanned again: its tools wait until the scan is done.",
+  findings_changed:
+    "The scan's findings changed since you confirmed them: its tools cannot run until you confirm again.",
+};
+
+type Failure = { message: string; details: string[] };
+const offline: Failure = {
+  message: "We could not reach the server. Check your connection and try again.",
+  details: [],
+};
+
+export function MySkillsClient({
+  initialInstalls,
+  initialGrants,
+}: {
+  initialInstalls: InstallView[];
+  initialGrants: GrantView[];
+}) {
+  const [installs, setInstalls] = useState(initialInstalls);
+  const [grants, setGrants] = useState(initialGrants);
+  const [pending, setPending] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState<Failure | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function call(key: string, url: string, init: RequestInit): Promise<unknown> {
+    setPending(key);
+    setError(null);
+    setNotice(null);
+    try {
+      const res = await fetch(url, init);
+      if (!res.ok) {
+        setError(await readApiError(res));
+        return null;
+      }
+      return await res.json();
+    } catch {
+      setError(offline);
+      return null;
+    } finally {
+      setPending(null);
+    }
+  }
+
+  async function toggle(i: InstallView) {
+    const body = (await call(i.id, `/api/v1/installs/${encodeURIComponent(i.id)}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ enabled: !i.enabled }),
+    })) as { install: InstallView } | null;
+    if (!body) return;
+    setInstalls((list) => list.map((x) => (x.id === i.id ? body.install : x)));
+    setNotice(
+      body.install.enabled
+        ? `${i.slug} is enabled: agents can call its tools again (each call still asks you).`
+        : `${i.slug} is disabled: its tools cannot be called from now on.`,
+    );
+  }
+
+  async function uninstall(i: InstallView) {
+    const body = await call(i.id, `/api/v1/installs/${encodeURIComponent(i.id)}`, { method: "DELETE" });
+    if (!body) return;
+    setInstalls((list) => list.filter((x) => x.id !== i.id));
+    setGrants((list) => list.filter((g) => g.slug !== i.slug));
+    setConfirming(null);
+    setNotice(`${i.slug} is uninstalled, and its “always allow” grants are revoked.`);
+  }
+
+  async function revoke(g: GrantView) {
+    const body = await call(g.id, `/api/v1/grants/${encodeURIComponent(g.id)}`, { method: "DELETE" });
+    if (!body) return;
+    setGrants((list) => list.filter((x) => x.id !== g.id));
+    setNotice(`${g.slug} ${g.version} ${g.tool} asks for your approval again.`);
+  }
+
+  return (
+    <>
+      <p className={notice ? styles.banner : styles.bannerEmpty} role="status" aria-live="polite">
+        {notice}
+      </p>
+      <FormError message={error?.message ?? null} details={error?.details} />
+
+      <section aria-labelledby="installed-title" className={styles.section}>
+        <h2 id="installed-title">Installed skills</h2>
+        {installs.length === 0 ? (
+          <p className="empty">
+            You have no skills installed. <Link href="/">Browse skills</Link> to find one.
+          </p>
+        ) : (
+          <ul className={styles.installs}>
+            {installs.map((i) => (
+              <li
+                key={i.id}
+                className={i.enabled ? styles.install : `${styles.install} ${styles.disabled}`}
+                data-install-id={i.id}
+                data-slug={i.slug}
+                aria-label={`${i.name} (${i.slug})`}
+              >
+                <div className={styles.installMain}>
+                  <Link href={`/skills/${i.slug}/${i.version}`} className={styles.installName}>
+                    {i.name}
+                  </Link>{" "}
+                  <span className="mono muted">{`${i.slug}@${i.version}`}</span>
+                  <ScanBadge status={i.status} />
+                  <TrustBadge trust={i.trust} />
+                  <span className={`${styles.pill} ${i.enabled ? styles.on : styles.off}`}>
+                    {i.enabled ? "enabled" : "disabled"}
+                  </span>
+                </div>
+                <p className={styles.installMeta}>
+                  {i.runs === "sandbox" ? "Runs code in a sandbox" : "Instructions only"} · installed{" "}
+                  {when(i.installed_at)}
+                  {i.enabled ? null : " · its tools cannot be called"}
+                </p>
+                {i.blocked ? (
+                  <p className={styles.warn}>
+                    {BLOCKED_WORDS[i.blocked]}{" "}
+                    {i.blocked === "findings_changed" ? (
+                      <Link href={`/skills/${i.slug}/${i.version}/install`}>Read and confirm them</Link>
+                    ) : null}
+                  </p>
+                ) : null}
+                {i.latest ? (
+                  <p className={styles.installMeta}>
+                    Version {i.latest} is available:{" "}
+                    <Link href={`/skills/${i.slug}/${i.latest}/install`}>see what changes and upgrade</Link>.
+                  </p>
+                ) : null}
+                {confirming === i.id ? (
+                  <div className={styles.actions} role="group" aria-label={`Confirm uninstalling ${i.slug}`}>
+                    <span>Uninstall {i.slug}? Its “always allow” grants are revoked too.</span>
+                    <button
+                      type="button"
+                      className="button button-danger"
+                      disabled={pending === i.id}
+                      onClick={() => uninstall(i)}
+                    >
+                      Yes, uninstall
+                    </button>
+                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                ) : (
+                  <div className={styles.actions}>
+                    <button
+                      type="button"
+                      className={i.enabled ? "button" : "button button-primary"}
+                      disabled={pending === i.id}
+                      onClick={() => toggle(i)}
+                      aria-label={`${i.enabled ? "Disable" : "Enable"} ${i.slug}`}
+                    >
+                      {i.enabled ? "Disable" : "Enable"}
+                    </button>
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => setConfirming(i.id)}
+                      aria-label={`Uninstall ${i.slug}`}
+                    >
+                      Uninstall
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="grants-title" className={styles.section}>
+        <h2 id="grants-title">Always allowed</h2>
+        <p className="hint">
+          Tools you let run without asking. Each covers exactly one version of one tool: a new version asks again.
+        </p>
+        {grants.length === 0 ? (
+          <p className="empty">No tool runs without asking you.</p>
+        ) : (
+          <ul className={styles.grants}>
+            {grants.map((g) => (
+              <li key={g.id} className={styles.grant} data-grant-id={g.id}>
+                <span>
+                  <span className="mono">{`${g.slug}@${g.version}`}</span> · tool <code>{g.tool}</code>{" "}
+                  <span className="muted">since {when(g.created_at)}</span>
+                </span>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={pending === g.id}
+                  onClick={() => revoke(g)}
+                  aria-label={`Revoke always allow for ${g.slug} ${g.version} ${g.tool}`}
+                >
+                  Revoke
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
