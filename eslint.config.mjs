@@ -20,7 +20,8 @@ const config = [
   {
     // process.env is read only by the config module (and the provisioning scripts that set it).
     files: ["**/*.{ts,tsx,js,mjs}"],
-    ignores: ["lib/config/env.mjs", "scripts/**", "e2e/**", "playwright.config.ts", "link/**", "cli/**", "bin/**"],
+    // Tests and separate programs (CLI, Link, scripts) pass environments to the processes they start.
+    ignores: ["lib/config/env.mjs", "scripts/**", "e2e/**", "test/**", "**/*.test.ts", "playwright.config.ts", "link/**", "cli/**", "bin/**"],
     rules: {
       "no-restricted-properties": [
         "error",

@@ -28,16 +28,6 @@ function signedPost(request: APIRequestContext, path: string, key: LinkKeyPair, 
   return request.post(url(path), { data: text, headers: { ...headers, "content-type": "application/json" } });
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  // The approvals test needs a published skill: record the demo catalogue (idempotent).
-  execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], {
-    cwd: process.cwd(),
-    env: process.env,
-    stdio: "pipe",
-  });
-});
-
 test("agents: a new agent's token is shown once, works, and stops working when revoked", async ({ page, request }) => {
   await signUpFresh(page);
   await page.getByRole("link", { name: "Agents", exact: true }).click();
@@ -176,64 +166,120 @@ test("links: a pairing code comes with its command; a revoked Link's next reques
   expect(await refused.json()).toMatchObject({ error: { code: "link.revoked" } });
 });
 
-test("approvals: an agent's request appears live, is denied or approved, and shows its outcome", async ({ page }) => {
-  await signUpFresh(page);
-  const skills = (await (await page.request.get(url("/api/v1/skills/text-tools"))).json()) as { latest: string };
-  const ref = `text-tools@${skills.latest}`;
-  expect(
-    (
-      await page.request.post(url("/api/v1/installs"), { data: { slug: "text-tools", version: skills.latest } })
-    ).status(),
-  ).toBe(201);
-  const topUp = { amount_micros: "5000000", idempotency_key: `e2e-${randomBytes(6).toString("hex")}` };
-  expect((await page.request.post(url("/api/v1/balance/top-ups"), { data: topUp })).status()).toBe(201);
-  const made = await page.request.post(url("/api/v1/agents"), { data: { name: "e2e approver bot" } });
-  const { token } = (await made.json()) as { token: string };
-  const call = (text: string) =>
-    page.request.post(url("/api/v1/steps"), {
-      headers: { authorization: `Bearer ${token}` },
-      data: { skill: ref, tool: "slugify", input: { text } },
+test.describe("with the demo catalogue", () => {
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    // These tests call a published skill: record the demo catalogue (idempotent).
+    execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts"], {
+      cwd: process.cwd(),
+      env: process.env,
+      stdio: "pipe",
     });
+  });
 
-  await page.getByRole("link", { name: "Approvals", exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard\/approvals$/);
-  await expect(page.getByText("No step is waiting for you.")).toBeVisible();
+  test("approvals: an agent's request appears live, is denied or approved, and shows its outcome", async ({ page }) => {
+    await signUpFresh(page);
+    const skills = (await (await page.request.get(url("/api/v1/skills/text-tools"))).json()) as { latest: string };
+    const ref = `text-tools@${skills.latest}`;
+    expect(
+      (
+        await page.request.post(url("/api/v1/installs"), { data: { slug: "text-tools", version: skills.latest } })
+      ).status(),
+    ).toBe(201);
+    const topUp = { amount_micros: "5000000", idempotency_key: `e2e-${randomBytes(6).toString("hex")}` };
+    expect((await page.request.post(url("/api/v1/balance/top-ups"), { data: topUp })).status()).toBe(201);
+    const made = await page.request.post(url("/api/v1/agents"), { data: { name: "e2e approver bot" } });
+    const { token } = (await made.json()) as { token: string };
+    const call = (text: string) =>
+      page.request.post(url("/api/v1/steps"), {
+        headers: { authorization: `Bearer ${token}` },
+        data: { skill: ref, tool: "slugify", input: { text } },
+      });
 
-  // Asked after the page loaded: it appears without a reload.
-  const first = (await (await call("Deny me please")).json()) as { id: string; status: string };
-  const second = (await (await call("Approve me once")).json()) as { id: string };
-  expect(first.status).toBe("pending_approval");
-  const pending = page.getByRole("region", { name: /Waiting for you/ });
-  const firstCard = pending.locator(`li[data-step-id="${first.id}"]`);
-  await expect(firstCard).toBeVisible();
-  await expect(firstCard).toContainText(`${ref} slugify`);
-  await expect(firstCard).toContainText("running a skill's code in a sandbox");
-  await expect(firstCard).toContainText("e2e approver bot");
-  await expect(firstCard).toContainText("no internet");
-  await expect(firstCard).toContainText('{"text":"Deny me please"}');
+    await page.getByRole("link", { name: "Approvals", exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard\/approvals$/);
+    await expect(page.getByText("No step is waiting for you.")).toBeVisible();
 
-  await firstCard.getByRole("button", { name: "Deny" }).click();
-  await expect(firstCard).toHaveCount(0);
-  const recent = page.getByRole("region", { name: "Recent steps" });
-  await expect(recent.locator(`li[data-step-id="${first.id}"]`)).toContainText("denied");
+    // Asked after the page loaded: it appears without a reload.
+    const first = (await (await call("Deny me please")).json()) as { id: string; status: string };
+    const second = (await (await call("Approve me once")).json()) as { id: string };
+    expect(first.status).toBe("pending_approval");
+    const pending = page.getByRole("region", { name: /Waiting for you/ });
+    const firstCard = pending.locator(`li[data-step-id="${first.id}"]`);
+    await expect(firstCard).toBeVisible();
+    await expect(firstCard).toContainText(`${ref} slugify`);
+    await expect(firstCard).toContainText("running a skill's code in a sandbox");
+    await expect(firstCard).toContainText("e2e approver bot");
+    await expect(firstCard).toContainText("no internet");
+    await expect(firstCard).toContainText('{"text":"Deny me please"}');
 
-  await pending.locator(`li[data-step-id="${second.id}"]`).getByRole("button", { name: "Approve once" }).click();
-  const outcome = recent.locator(`li[data-step-id="${second.id}"]`);
-  // With no Link of this person online, the step says so and offers the person's own machine
-  // (only a pool machine somewhere could take it instead).
-  await expect(outcome).toContainText(/no machine to run it|approved, waiting for a machine|running|succeeded/);
-  if (await outcome.getByText("no machine to run it").isVisible()) {
-    await expect(outcome).toContainText("No Link can run this now");
-    await outcome.getByRole("link", { name: "Run it on my machine" }).click();
-    await expect(page).toHaveURL(/\/dashboard\/links$/);
-  }
-});
+    await firstCard.getByRole("button", { name: "Deny" }).click();
+    await expect(firstCard).toHaveCount(0);
+    const recent = page.getByRole("region", { name: "Recent steps" });
+    await expect(recent.locator(`li[data-step-id="${first.id}"]`)).toContainText("denied");
 
-test("runs: a run id that is not the person's answers 404 (page and API)", async ({ page }) => {
-  await signUpFresh(page);
-  const missing = await page.goto(url("/dashboard/runs/cl000000000000000000000000"));
-  expect(missing?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "We could not find that run" })).toBeVisible();
-  const api = await page.request.get(url("/api/v1/runs/cl000000000000000000000000"));
-  expect(api.status()).toBe(404);
+    await pending.locator(`li[data-step-id="${second.id}"]`).getByRole("button", { name: "Approve once" }).click();
+    const outcome = recent.locator(`li[data-step-id="${second.id}"]`);
+    // With no Link of this person online, the step says so and offers the person's own machine
+    // (only a pool machine somewhere could take it instead).
+    await expect(outcome).toContainText(/no machine to run it|approved, waiting for a machine|running|succeeded/);
+    if (await outcome.getByText("no machine to run it").isVisible()) {
+      await expect(outcome).toContainText("No Link can run this now");
+      await outcome.getByRole("link", { name: "Run it on my machine" }).click();
+      await expect(page).toHaveURL(/\/dashboard\/links$/);
+    }
+  });
+
+  test("runs: the person sees their run's input as data; someone else (or no run) gets 404", async ({
+    page,
+    browser,
+  }) => {
+    await signUpFresh(page);
+    const r = page.request;
+    const { latest } = (await (await r.get(url("/api/v1/skills/text-tools"))).json()) as { latest: string };
+    expect((await r.post(url("/api/v1/installs"), { data: { slug: "text-tools", version: latest } })).status()).toBe(
+      201,
+    );
+    const topUp = { amount_micros: "5000000", idempotency_key: `e2e-${randomBytes(6).toString("hex")}` };
+    expect((await r.post(url("/api/v1/balance/top-ups"), { data: topUp })).status()).toBe(201);
+    const { token } = (await (await r.post(url("/api/v1/agents"), { data: { name: "e2e run bot" } })).json()) as {
+      token: string;
+    };
+    // An own Link with the runner on, so the approved step becomes a queued run.
+    const { code } = (await (await r.post(url("/api/v1/links/pairing-codes"))).json()) as { code: string };
+    const key = generateLinkKeyPair();
+    const paired = await signedPost(r, "/api/link/v1/pair", key, key.publicKey, { code, name: "e2e runner" });
+    const { linkId } = (await paired.json()) as { linkId: string };
+    expect((await signedPost(r, "/api/link/v1/heartbeat", key, linkId, { runner: "on", pool: false })).status()).toBe(
+      200,
+    );
+    const input = { text: "<img src=x onerror=alert(1)> hi" };
+    const step = await r.post(url("/api/v1/steps"), {
+      headers: { authorization: `Bearer ${token}` },
+      data: { skill: `text-tools@${latest}`, tool: "slugify", input },
+    });
+    const { id: stepId } = (await step.json()) as { id: string };
+    const decided = await r.post(url(`/api/v1/steps/${stepId}/decision`), { data: { decision: "once" } });
+    const { job } = (await decided.json()) as { job: { id: string } | null };
+    expect(job).not.toBeNull();
+    const runPath = `/dashboard/runs/${job?.id}`;
+
+    const mine = await page.goto(url(runPath));
+    expect(mine?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(`text-tools@${latest} slugify`);
+    await expect(page.getByLabel("Input as JSON")).toContainText('"text": "<img src=x onerror=alert(1)> hi"');
+    await expect(page.locator("main img")).toHaveCount(0);
+    await expect(page.getByRole("region", { name: "About this run" })).toContainText("e2e run bot");
+    expect((await r.delete(url(`/api/v1/links/${linkId}`))).status()).toBe(200);
+
+    const stranger = await browser.newPage();
+    await signUpFresh(stranger);
+    const theirs = await stranger.goto(url(runPath));
+    expect(theirs?.status()).toBe(404);
+    await expect(stranger.getByRole("heading", { name: "We could not find that run" })).toBeVisible();
+    expect((await stranger.request.get(url(`/api/v1/runs/${job?.id}`))).status()).toBe(404);
+    const none = await stranger.goto(url("/dashboard/runs/cl000000000000000000000000"));
+    expect(none?.status()).toBe(404);
+    await stranger.close();
+  });
 });

@@ -115,7 +115,8 @@ async function runVitest(project, env, reportDir) {
   let failed = (json?.numFailedTests ?? 0) + unloadable;
   // So does an error outside any test (vitest exits non-zero with every test passed).
   if (code !== 0 && failed === 0) failed = 1;
-  record(`vitest: ${project}`, passed, failed, seconds(started));
+  const skipped = (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0);
+  record(`vitest: ${project}`, passed, failed, `${skipped ? `${skipped} skipped, ` : ""}${seconds(started)}`);
 }
 
 async function runE2e(env, reportDir) {
@@ -155,7 +156,8 @@ async function runE2e(env, reportDir) {
     const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
     let failed = stats?.unexpected ?? 0;
     if (code !== 0 && failed === 0) failed = 1;
-    record("playwright: e2e", passed, failed, seconds(started));
+    const skipped = stats?.skipped ?? 0;
+    record("playwright: e2e", passed, failed, `${skipped ? `${skipped} skipped, ` : ""}${seconds(started)}`);
   } catch (err) {
     console.error(`✖ e2e: ${err instanceof Error ? err.message : err}`);
     record("playwright: e2e", 0, 1);

@@ -103,7 +103,9 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
           : // Relevance without words: what most people install, newest first among equals.
             Prisma.sql`s."installsCount" DESC, v."publishedAt" DESC, s.slug`;
 
-  const rows = await db.$queryRaw<Row[]>`
+  // The page and a capped count, side by side on two connections: the count is a separate query
+  // because count(*) OVER () would make the page visit every match (measured slower).
+  const pageQuery = db.$queryRaw<Row[]>`
     SELECT s.slug, v.version, v.name, v.summary, u.handle, u.name AS "authorName", s.trust,
            s."installsCount", v.status, v.runs,
            coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
@@ -117,12 +119,7 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
     ORDER BY ${order}
     LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`;
 
-  // A first page that is not full is the whole result: no count needed. Otherwise a separate,
-  // capped count: measured cheaper than count(*) OVER (), which makes the page visit every match.
-  const counted =
-    query.page === 1 && rows.length < pageSize
-      ? { count: rows.length, capped: false }
-      : await countMatches(where, scope.countCap ?? COUNT_CAP);
+  const [rows, counted] = await Promise.all([pageQuery, countMatches(where, scope.countCap ?? COUNT_CAP)]);
   return {
     query,
     skills: rows.map(toCard),

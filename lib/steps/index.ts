@@ -125,7 +125,7 @@ async function expireIfDue(step: Step): Promise<Step> {
   return db.step.findUniqueOrThrow({ where: { id: step.id } });
 }
 
-/** GET /api/v1/steps/<id>?wait=<s>: long-polls until the step changes or ends. */
+/** GET /api/v1/steps/<id>?wait=<s>: long-polls until the step ends (or the wait runs out). */
 export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0) {
   const deadline = Date.now() + Math.min(Math.max(waitSeconds, 0), MAX_WAIT_SECONDS) * 1000;
   const find = async () => {
@@ -134,8 +134,7 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
     return expireIfDue(step);
   };
   let step = await find();
-  const initial = step.status;
-  while (!TERMINAL.has(step.status) && step.status === initial && Date.now() < deadline) {
+  while (!TERMINAL.has(step.status) && Date.now() < deadline) {
     await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()));
     step = await find();
   }

@@ -39,9 +39,11 @@ export function UsageChart({ id, title, usage, what }: Props) {
   }
   const dayTotal = (day: string) => [...(perDay.get(day)?.values() ?? [])].reduce((s, v) => s + (v > 0n ? v : 0n), 0n);
   const max = usage.days.reduce((m, d) => (dayTotal(d) > m ? dayTotal(d) : m), 0n);
-  const width = LEFT + usage.days.length * (BAR + GAP);
+  const plot = LEFT + usage.days.length * (BAR + GAP);
   // Everything scales with the width, so 7 or 90 days keep the same shape and readable labels.
-  const font = Math.max(11, Math.round(width / 28));
+  const font = Math.max(11, Math.round(plot / 28));
+  // Room on the right for the last day label, which starts at its bar.
+  const width = plot + font * 3;
   const TOP = Math.round(font * 1.6);
   const HEIGHT = Math.max(140, Math.round(width * 0.4));
   const BOTTOM = Math.round(font * 1.9);
@@ -97,7 +99,7 @@ export function UsageChart({ id, title, usage, what }: Props) {
                 );
               })}
               {i % labelEvery === 0 ? (
-                <text x={x + BAR / 2} y={TOP + HEIGHT + font * 1.3} textAnchor="middle" fontSize={font} fill="#475569">
+                <text x={x} y={TOP + HEIGHT + font * 1.3} textAnchor="start" fontSize={font} fill="#475569">
                   {day.slice(5)}
                 </text>
               ) : null}
