@@ -6,7 +6,7 @@
 // `node scripts/provision.mjs stop` stops the local PostgreSQL and Redis that this file started.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -44,10 +44,10 @@ export function childEnv(extra = {}) {
   return env;
 }
 
-/** Runs a command to completion with inherited output; resolves to its exit code. */
-export function run(command, args, { env = childEnv(), cwd = ROOT } = {}) {
+/** Runs a command to completion with inherited output (or none when `quiet`); resolves to its exit code. */
+export function run(command, args, { env = childEnv(), cwd = ROOT, quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: "inherit" });
+    const child = spawn(command, args, { cwd, env, stdio: quiet ? "ignore" : "inherit" });
     child.on("error", () => resolve(127));
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
@@ -84,17 +84,8 @@ export async function ensureDependencies() {
   if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
     step("Dependencies", "installing with npm ci (first run: about a minute)");
     const env = { ...process.env };
-    if ((await run("npm", ["ci", "--no-audit", "--no-fund"], { env })) === 0) return;
-    // npm ci refuses a lock file that names an optional package the registry no longer serves
-    // (vite's napi-windows-process-start-time); npm install takes the same locked versions.
-    step("Dependencies", "npm ci refused; installing the locked versions with npm install");
-    const committedLock = readFileSync(lock);
-    const code = await run("npm", ["install", "--no-audit", "--no-fund"], { env });
-    // Keep the committed lock file as it was, and node_modules newer than it.
-    writeFileSync(lock, committedLock);
-    if (existsSync(installed)) utimesSync(installed, new Date(), new Date());
-    if (code !== 0) fail("Dependencies", `npm install failed (exit ${code}); see its output above`);
-    return;
+    const code = await run("npm", ["ci", "--no-audit", "--no-fund"], { env });
+    if (code !== 0) fail("Dependencies", `npm ci failed (exit ${code}); see its output above, then run the command again`);
   }
   if (!existsSync(path.join(ROOT, "lib/db/generated/client.ts"))) {
     step("Dependencies", "generating the Prisma client");

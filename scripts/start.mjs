@@ -14,6 +14,7 @@ import {
   createDatabase,
   databaseUrl,
   ensureAuthSecret,
+  ensureBubblewrap,
   ensureDependencies,
   ensurePostgres,
   ensureRedis,
@@ -150,8 +151,7 @@ async function main() {
 
   if (!dev) await buildIfStale(env, { DATABASE_URL: dbUrl, APP_URL: appUrl, REDIS_PREFIX: env.REDIS_PREFIX });
 
-  // The processes this command supervises. A local Link (`openvibe-link run`, paired to this
-  // server) joins this list when the Link lands; nothing else here needs to change.
+  // The processes this command supervises; the local Link joins once the web server answers.
   const children = [
     startChild("web", process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-p", String(port)], env),
     startChild("workers", process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/index.ts"], env),
@@ -180,7 +180,56 @@ async function main() {
     console.error(`✖ Web: ${err instanceof Error ? err.message : err}`);
     return shutdown(1);
   }
+  const link = await startLocalLink(env, appUrl);
+  if (link) {
+    children.push(link);
+    void link.exited.then(({ code, signal }) => {
+      if (!stopping) console.error(`! Local Link stopped (${signal ?? `exit ${code}`}); the site keeps running`);
+    });
+  }
   step("Ready", `${appUrl}  (sign in as ${DEMO.email} / ${DEMO.password}; Ctrl-C stops)`);
+}
+
+const LINK_BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
+
+/**
+ * Pairs this machine's Link to the demo person (once; again if it was revoked or the server moved),
+ * turns its skill runner on and runs it. Without bubblewrap there is no sandbox, so no Link: the
+ * runner never runs code unsandboxed.
+ */
+async function startLocalLink(env, appUrl) {
+  try {
+    await ensureBubblewrap();
+  } catch (err) {
+    step("Local Link", `not started: ${err instanceof Error ? err.message : err}. Tools cannot run until a Link is paired.`);
+    return null;
+  }
+  const linkEnv = { ...env, OPENVIBE_LINK_HOME: path.join(DATA_DIR, "link") };
+  const stateFile = path.join(DATA_DIR, "link", "link.json");
+  const paired =
+    existsSync(stateFile) &&
+    JSON.parse(readFileSync(stateFile, "utf8")).server === appUrl &&
+    (await run(process.execPath, [LINK_BIN, "status"], { env: linkEnv, quiet: true })) === 0;
+  if (!paired) {
+    step("Local Link", `pairing this machine to ${DEMO.email}`);
+    const code = await capture(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/local-link.ts", DEMO.email], env);
+    if ((await run(process.execPath, [LINK_BIN, "pair", code, "--server", appUrl, "--name", "This machine (npm start)"], { env: linkEnv })) !== 0) {
+      step("Local Link", "pairing failed (see above); the site runs without a local Link");
+      return null;
+    }
+    await run(process.execPath, [LINK_BIN, "skills", "on"], { env: linkEnv });
+  }
+  step("Local Link", "running (openvibe-link run); pair more machines on the dashboard's Links page");
+  return startChild("link", process.execPath, [LINK_BIN, "run"], linkEnv);
+}
+
+function capture(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new ProvisionError(`✖ ${args.at(-2)} failed (exit ${code})`))));
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
