@@ -63,7 +63,7 @@ async function main() {
     await recordTopUp({ userId: person.id, amountMicros: 100_000_000n, paymentId: "bench", memo: "bench" });
     const token = (await createAgent(person.id, { name: "bench" })).token;
 
-    const linkEnv = { PATH: process.env.PATH, OPENVIBE_LINK_HOME: path.join(dataDir, "link") } as NodeJS.ProcessEnv;
+    const linkEnv = { PATH: process.env.PATH, OPENVIBE_LINK_HOME: path.join(dataDir, "link") } as unknown as NodeJS.ProcessEnv;
     const { code } = await createPairingCode(person.id);
     if ((await cli(["pair", code, "--server", server.url], linkEnv)) !== 0) throw new Error("pairing failed");
     await cli(["skills", "on"], linkEnv);

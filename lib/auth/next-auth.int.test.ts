@@ -44,14 +44,14 @@ beforeAll(async () => {
   fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
 
   database = await createThrowawayDatabase("ov_it_gh");
-  /* eslint-disable no-restricted-properties */
+   
   process.env.DATABASE_URL = database.url;
   process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
   process.env.REDIS_PREFIX = `ov_it_gh_${randomBytes(4).toString("hex")}`;
   process.env.AUTH_SECRET = randomBytes(24).toString("hex");
   process.env.APP_URL = BASE;
   process.env.LOG_LEVEL = "error";
-  /* eslint-enable no-restricted-properties */
+   
   auth = await import("./index");
   ({ db } = await import("../db"));
   NextAuth = (await import("next-auth")).default;

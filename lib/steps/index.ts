@@ -153,24 +153,7 @@ export async function decideStep(userId: string, stepId: string, decision: Decis
   if (decision === "deny") {
     await finishStep(stepId, userId, "denied", "The person denied this run.");
   } else {
-    if (decision === "always") {
-      const existing = await hasAlwaysAllow({ userId, versionId: step.versionId, tool: step.tool });
-      if (!existing) {
-        await db.$transaction([
-          db.approvalGrant.create({ data: { userId, versionId: step.versionId, tool: step.tool } }),
-          db.auditEvent.create({
-            data: {
-              userId,
-              actor: `user:${userId}`,
-              action: "grant.created",
-              subjectType: "skill_version",
-              subjectId: step.versionId,
-              data: { tool: step.tool },
-            },
-          }),
-        ]);
-      }
-    }
+    if (decision === "always") await grantAlwaysAllow({ userId, versionId: step.versionId, tool: step.tool });
     await db.step.update({ where: { id: stepId }, data: { approval: decision } });
     await submitStepJob(stepId, false);
   }
