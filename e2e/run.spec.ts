@@ -40,12 +40,23 @@ async function signUp(page: Page) {
 }
 
 async function publishAndInstall(page: Page, token: string, doc: ReturnType<typeof sandboxSkill>) {
-  const res = await page.request.post(url("/api/v1/skills"), { headers: { authorization: `Bearer ${token}` }, data: doc });
+  const res = await page.request.post(url("/api/v1/skills"), {
+    headers: { authorization: `Bearer ${token}` },
+    data: doc,
+  });
   expect(res.status(), await res.text()).toBe(201);
   await expect
-    .poll(async () => ((await (await page.request.get(url(`/api/v1/skills/${doc.slug}/${doc.version}/listing`))).json()) as { status: string }).status, {
-      timeout: 60_000,
-    })
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get(url(`/api/v1/skills/${doc.slug}/${doc.version}/listing`))).json()) as {
+            status: string;
+          }
+        ).status,
+      {
+        timeout: 60_000,
+      },
+    )
     .toBe("passed");
   const install = await page.request.post(url("/api/v1/installs"), { data: { slug: doc.slug, version: doc.version } });
   expect([200, 201], await install.text()).toContain(install.status());
@@ -64,9 +75,13 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
   test.setTimeout(240_000);
   await signUp(page);
   const slug = `e2e-run-${uid()}`;
-  const { secret } = (await (await page.request.post(url("/api/v1/tokens"), { data: { name: "e2e run" } })).json()) as { secret: string };
+  const { secret } = (await (await page.request.post(url("/api/v1/tokens"), { data: { name: "e2e run" } })).json()) as {
+    secret: string;
+  };
   await publishAndInstall(page, secret, sandboxSkill({ slug, version: "1.0.0", tools: [{ name: "echo" }] }));
-  const top = await page.request.post(url("/api/v1/balance/top-ups"), { data: { amount_micros: "5000000", idempotency_key: uid() } });
+  const top = await page.request.post(url("/api/v1/balance/top-ups"), {
+    data: { amount_micros: "5000000", idempotency_key: uid() },
+  });
   expect(top.status(), await top.text()).toBe(201);
   const agentRes = await page.request.post(url("/api/v1/agents"), { data: { name: "E2E run agent" } });
   const { token } = (await agentRes.json()) as { token: string };
@@ -79,7 +94,9 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
     return (await res.json()) as { id: string; status: string; label: string; target: string };
   };
   const wait = async (id: string) =>
-    (await (await page.request.get(url(`/api/v1/steps/${id}?wait=25`), { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    (await (
+      await page.request.get(url(`/api/v1/steps/${id}?wait=25`), { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
       status: string;
       result?: unknown;
       message?: string;
@@ -88,7 +105,11 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
 
   // No Link yet: approving says so and offers "Run it on my machine", never a fallback.
   const lonely = await call("1.0.0", { text: "anyone there?" });
-  expect(lonely).toMatchObject({ status: "pending_approval", label: "running a skill's code in a sandbox", target: `${slug}@1.0.0 echo` });
+  expect(lonely).toMatchObject({
+    status: "pending_approval",
+    label: "running a skill's code in a sandbox",
+    target: `${slug}@1.0.0 echo`,
+  });
   await page.goto(url("/dashboard/approvals"));
   await page.locator(`li[data-step-id="${lonely.id}"]`).getByRole("button", { name: "Approve once" }).click();
   const noNode = await wait(lonely.id);
@@ -113,7 +134,11 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
   await card.getByRole("button", { name: "Approve once" }).click();
   const done = await wait(first.id);
   expect(done.status, done.message).toBe("succeeded");
-  expect(done.result).toEqual({ type: "tool_result", untrusted: true, data: expect.objectContaining({ text: "hello from the agent" }) });
+  expect(done.result).toEqual({
+    type: "tool_result",
+    untrusted: true,
+    data: expect.objectContaining({ text: "hello from the agent" }),
+  });
 
   // Always allow: the next call of exactly that tool needs no click.
   const second = await call("1.0.0", { text: "second" });

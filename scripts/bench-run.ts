@@ -15,10 +15,13 @@ const WARMUP = 5;
 const RUNS = 40;
 const BUDGET_MS = 100;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => spawn(process.execPath, [LINK_BIN, ...args], { env, stdio: "ignore" }).on("close", (c) => resolve(c ?? 1)));
+  return new Promise((resolve) =>
+    spawn(process.execPath, [LINK_BIN, ...args], { env, stdio: "ignore" }).on("close", (c) => resolve(c ?? 1)),
+  );
 }
 
 async function main() {
@@ -44,11 +47,27 @@ async function main() {
     const r = (p: string) => import(p);
     server = await serveRoutes([
       { method: "POST", pattern: "/api/link/v1/pair", handler: (await r("../app/api/link/v1/pair/route")).POST },
-      { method: "POST", pattern: "/api/link/v1/heartbeat", handler: (await r("../app/api/link/v1/heartbeat/route")).POST },
+      {
+        method: "POST",
+        pattern: "/api/link/v1/heartbeat",
+        handler: (await r("../app/api/link/v1/heartbeat/route")).POST,
+      },
       { method: "POST", pattern: "/api/link/v1/poll", handler: (await r("../app/api/link/v1/poll/route")).POST },
-      { method: "POST", pattern: "/api/link/v1/jobs/[id]/start", handler: (await r("../app/api/link/v1/jobs/[id]/start/route")).POST },
-      { method: "POST", pattern: "/api/link/v1/jobs/[id]/result", handler: (await r("../app/api/link/v1/jobs/[id]/result/route")).POST },
-      { method: "GET", pattern: "/api/link/v1/jobs/[id]/inputs/[mediaId]", handler: (await r("../app/api/link/v1/jobs/[id]/inputs/[mediaId]/route")).GET },
+      {
+        method: "POST",
+        pattern: "/api/link/v1/jobs/[id]/start",
+        handler: (await r("../app/api/link/v1/jobs/[id]/start/route")).POST,
+      },
+      {
+        method: "POST",
+        pattern: "/api/link/v1/jobs/[id]/result",
+        handler: (await r("../app/api/link/v1/jobs/[id]/result/route")).POST,
+      },
+      {
+        method: "GET",
+        pattern: "/api/link/v1/jobs/[id]/inputs/[mediaId]",
+        handler: (await r("../app/api/link/v1/jobs/[id]/inputs/[mediaId]/route")).GET,
+      },
       { method: "POST", pattern: "/api/v1/steps", handler: (await r("../app/api/v1/steps/route")).POST },
       { method: "GET", pattern: "/api/v1/steps/[id]", handler: (await r("../app/api/v1/steps/[id]/route")).GET },
     ]);
@@ -63,12 +82,19 @@ async function main() {
     await recordTopUp({ userId: person.id, amountMicros: 100_000_000n, paymentId: "bench", memo: "bench" });
     const token = (await createAgent(person.id, { name: "bench" })).token;
 
-    const linkEnv = { PATH: process.env.PATH, OPENVIBE_LINK_HOME: path.join(dataDir, "link") } as unknown as NodeJS.ProcessEnv;
+    const linkEnv = {
+      PATH: process.env.PATH,
+      OPENVIBE_LINK_HOME: path.join(dataDir, "link"),
+    } as unknown as NodeJS.ProcessEnv;
     const { code } = await createPairingCode(person.id);
     if ((await cli(["pair", code, "--server", server.url], linkEnv)) !== 0) throw new Error("pairing failed");
     await cli(["skills", "on"], linkEnv);
     link = spawn(process.execPath, [LINK_BIN, "run"], { env: linkEnv, stdio: "ignore" });
-    for (let i = 0; i < 100 && !(await db.link.findFirst({ where: { lastSeenAt: { gt: new Date(Date.now() - 3_000) } } })); i++) {
+    for (
+      let i = 0;
+      i < 100 && !(await db.link.findFirst({ where: { lastSeenAt: { gt: new Date(Date.now() - 3_000) } } }));
+      i++
+    ) {
       await new Promise((res) => setTimeout(res, 100));
     }
 
@@ -77,10 +103,16 @@ async function main() {
       const res = await fetch(`${server!.url}/api/v1/steps`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ skill: `text-tools@${bundle.document.version}`, tool: "word_count", input: { text: "one two three" } }),
+        body: JSON.stringify({
+          skill: `text-tools@${bundle.document.version}`,
+          tool: "word_count",
+          input: { text: "one two three" },
+        }),
       });
       const step = (await res.json()) as { id: string };
-      const done = (await (await fetch(`${server!.url}/api/v1/steps/${step.id}?wait=25`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      const done = (await (
+        await fetch(`${server!.url}/api/v1/steps/${step.id}?wait=25`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as {
         status: string;
         wall_ms?: number;
       };

@@ -24,7 +24,8 @@ async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const names = wanted.length ? wanted : Object.keys(BENCHES);
   const unknown = names.filter((n) => !(n in BENCHES));
-  if (unknown.length) throw new ProvisionError(`✖ Unknown bench ${unknown.join(", ")}: choose from ${Object.keys(BENCHES).join(", ")}`);
+  if (unknown.length)
+    throw new ProvisionError(`✖ Unknown bench ${unknown.join(", ")}: choose from ${Object.keys(BENCHES).join(", ")}`);
   await ensureDependencies();
   const adminUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();

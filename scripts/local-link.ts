@@ -15,7 +15,9 @@ async function main() {
   } finally {
     await db.$disconnect();
     const { redis } = await import("../lib/redis");
-    await redis().quit().catch(() => undefined);
+    await redis()
+      .quit()
+      .catch(() => undefined);
   }
 }
 

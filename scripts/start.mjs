@@ -201,7 +201,10 @@ async function startLocalLink(env, appUrl) {
   try {
     await ensureBubblewrap();
   } catch (err) {
-    step("Local Link", `not started: ${err instanceof Error ? err.message : err}. Tools cannot run until a Link is paired.`);
+    step(
+      "Local Link",
+      `not started: ${err instanceof Error ? err.message : err}. Tools cannot run until a Link is paired.`,
+    );
     return null;
   }
   const linkEnv = { ...env, OPENVIBE_LINK_HOME: path.join(DATA_DIR, "link") };
@@ -212,8 +215,16 @@ async function startLocalLink(env, appUrl) {
     (await run(process.execPath, [LINK_BIN, "status"], { env: linkEnv, quiet: true })) === 0;
   if (!paired) {
     step("Local Link", `pairing this machine to ${DEMO.email}`);
-    const code = await capture(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/local-link.ts", DEMO.email], env);
-    if ((await run(process.execPath, [LINK_BIN, "pair", code, "--server", appUrl, "--name", "This machine (npm start)"], { env: linkEnv })) !== 0) {
+    const code = await capture(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/local-link.ts", DEMO.email],
+      env,
+    );
+    if (
+      (await run(process.execPath, [LINK_BIN, "pair", code, "--server", appUrl, "--name", "This machine (npm start)"], {
+        env: linkEnv,
+      })) !== 0
+    ) {
       step("Local Link", "pairing failed (see above); the site runs without a local Link");
       return null;
     }
@@ -228,7 +239,9 @@ function capture(command, args, env) {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
-    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new ProvisionError(`✖ ${args.at(-2)} failed (exit ${code})`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out.trim()) : reject(new ProvisionError(`✖ ${args.at(-2)} failed (exit ${code})`)),
+    );
   });
 }
 

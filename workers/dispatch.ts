@@ -37,6 +37,7 @@ const jobId = z.object({ jobId: z.string().min(1).max(64) });
 export const dispatchQueueDefinition: QueueDefinition = {
   queue: DISPATCH_QUEUE,
   concurrency: 4,
+  schedules: [{ name: TIMER_JOBS.sweep, everyMs: 30_000 }],
   jobs: [
     defineJob({ name: TIMER_JOBS.jobTtl, schema: jobId, handle: async ({ jobId }) => onJobTtl(jobId) }),
     defineJob({ name: TIMER_JOBS.jobLease, schema: jobId, handle: async ({ jobId }) => onLeaseExpired(jobId) }),

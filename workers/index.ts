@@ -5,8 +5,7 @@ import "server-only";
 import { config } from "../lib/config/env.mjs";
 import { log } from "../lib/log";
 import { redis } from "../lib/redis";
-import { definitions, schedules } from "./definitions";
-import { ensureSchedules } from "./schedules";
+import { definitions } from "./definitions";
 import { startWorkers } from "./registry";
 
 async function main() {
@@ -14,7 +13,6 @@ async function main() {
   // Fail at start, not at the first job, when Redis does not answer.
   await redis().ping();
   const host = startWorkers(definitions);
-  await ensureSchedules(schedules);
   log.info("workers.started", { queues: definitions.map((d) => d.queue) });
   // With no queue yet nothing else holds the event loop; the host stays up for its supervisor.
   const keepAlive = setInterval(() => {}, 1 << 30);

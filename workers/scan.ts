@@ -10,6 +10,8 @@ export const SCAN_SWEEP_JOB = "scan.sweep";
 export const scanQueueDefinition: QueueDefinition = {
   queue: SCAN_QUEUE,
   concurrency: 2,
+  // A version stuck in `scanning` is queued again within SCAN_STUCK_AFTER_MS + 60 s.
+  schedules: [{ name: SCAN_SWEEP_JOB, everyMs: 60_000 }],
   jobs: [
     defineJob({
       name: SCAN_JOB,

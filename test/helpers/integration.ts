@@ -19,7 +19,7 @@ export async function setupIntegration(name: string): Promise<IntegrationEnv> {
   const database = await createThrowawayDatabase(`ov_it_${name}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), `ov-${name}-`));
   const redisPrefix = `test:${name}:${randomBytes(4).toString("hex")}`;
-   
+
   vi.stubEnv("REDIS_URL", process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0");
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("REDIS_PREFIX", redisPrefix);

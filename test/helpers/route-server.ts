@@ -37,7 +37,12 @@ export async function serveRoutes(routes: RouteTable): Promise<{ url: string; cl
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Long-polls and keep-alive sockets would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -71,7 +71,8 @@ beforeAll(async () => {
   if (!bundle.ok) throw new Error("bundle");
   versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
   expect((await scanVersion(versionId)).status).toBe("passed");
-  for (const who of [person, other]) await installSkill({ userId: who.id, slug: "text-tools", version: bundle.document.version });
+  for (const who of [person, other])
+    await installSkill({ userId: who.id, slug: "text-tools", version: bundle.document.version });
   await ledger.recordTopUp({ userId: person.id, amountMicros: 10_000_000n, paymentId: "seed-topup", memo: "test" });
 }, 120_000);
 
@@ -127,7 +128,11 @@ describe("placement", () => {
     const claimed = await runs.pollForJob(own, 0);
     expect(claimed?.id).toBe(job.id);
     const call = await runs.jobInputBytes(own, job.id, inputs.find((i) => i.name === "job.json")!.media_id);
-    expect(JSON.parse(call.toString())).toEqual({ tool: "slugify", entry: "tools/slugify.js", input: { text: "Hello World" } });
+    expect(JSON.parse(call.toString())).toEqual({
+      tool: "slugify",
+      entry: "tools/slugify.js",
+      input: { text: "Hello World" },
+    });
     // Another Link cannot read this job's inputs or report its result.
     await expect(runs.jobInputBytes(pool, job.id, inputs[0]!.media_id)).rejects.toMatchObject({
       code: "run.job.not_found",

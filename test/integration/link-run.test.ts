@@ -20,7 +20,11 @@ let steps: typeof import("../../lib/steps");
 const children: ChildProcess[] = [];
 
 function linkEnv() {
-  return { PATH: process.env.PATH, HOME: home, OPENVIBE_LINK_HOME: path.join(home, "link") } as unknown as NodeJS.ProcessEnv;
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    OPENVIBE_LINK_HOME: path.join(home, "link"),
+  } as unknown as NodeJS.ProcessEnv;
 }
 
 /** Async on purpose: the routes are served from this very process, so a blocking spawn would deadlock. */
@@ -64,7 +68,9 @@ async function call(body: unknown) {
 }
 
 async function waitStep(id: string) {
-  const res = await fetch(`${server.url}/api/v1/steps/${id}?wait=25`, { headers: { authorization: `Bearer ${agentToken}` } });
+  const res = await fetch(`${server.url}/api/v1/steps/${id}?wait=25`, {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
   return res.json();
 }
 
@@ -142,18 +148,31 @@ describe("a real Link", () => {
 
   it("runs an approved call in the sandbox and the agent gets the result as untrusted data", async () => {
     const link = startLink();
-    await until("the Link to poll", async () => (await env.db.link.findFirst({ where: { userId: person.id, lastSeenAt: { gt: new Date(Date.now() - 5_000) } } })) !== null).catch(
-      (err: Error) => {
-        throw new Error(`${err.message}\n${link.output()}`);
-      },
-    );
+    await until(
+      "the Link to poll",
+      async () =>
+        (await env.db.link.findFirst({
+          where: { userId: person.id, lastSeenAt: { gt: new Date(Date.now() - 5_000) } },
+        })) !== null,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${link.output()}`);
+    });
     const created = await call({ skill: "text-tools@2.0.1", tool: "slugify", input: { text: "Héllo Wörld, again!" } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ kind: "skill.run", label: "running a skill's code in a sandbox", target: "text-tools@2.0.1 slugify", status: "pending_approval" });
+    expect(created.body).toMatchObject({
+      kind: "skill.run",
+      label: "running a skill's code in a sandbox",
+      target: "text-tools@2.0.1 slugify",
+      status: "pending_approval",
+    });
     await steps.decideStep(person.id, created.body.id, "once");
     const done = await waitStep(created.body.id);
     expect(done.status, link.output()).toBe("succeeded");
-    expect(done.result).toEqual({ type: "tool_result", untrusted: true, data: expect.objectContaining({ slug: "hello-world-again" }) });
+    expect(done.result).toEqual({
+      type: "tool_result",
+      untrusted: true,
+      data: expect.objectContaining({ slug: "hello-world-again" }),
+    });
     expect(done).not.toHaveProperty("stderr");
     expect(done.exit_status).toBe("ok");
   });
@@ -186,9 +205,19 @@ describe("a real Link", () => {
     expect((await waitStep(grant.body.id)).status).toBe("succeeded");
     for (const child of children) child.kill("SIGKILL");
     const orphan = await call({ skill: "text-tools@2.0.1", tool: "word_count", input: { text: "x y" } });
-    const job = await until("the job to be queued", () => env.db.runJob.findFirst({ where: { stepId: orphan.body.id } }));
+    const job = await until("the job to be queued", () =>
+      env.db.runJob.findFirst({ where: { stepId: orphan.body.id } }),
+    );
     // Pretend the dead Link had claimed and started it, then went silent past its lease.
-    await env.db.runJob.update({ where: { id: job.id }, data: { state: "running", linkId: (await env.db.link.findFirstOrThrow({ where: { userId: person.id } })).id, attempts: 1, leaseExpiresAt: new Date(Date.now() - 1) } });
+    await env.db.runJob.update({
+      where: { id: job.id },
+      data: {
+        state: "running",
+        linkId: (await env.db.link.findFirstOrThrow({ where: { userId: person.id } })).id,
+        attempts: 1,
+        leaseExpiresAt: new Date(Date.now() - 1),
+      },
+    });
     const { onLeaseExpired } = await import("../../lib/runs");
     expect(await onLeaseExpired(job.id)).toBe("requeued");
     const link = startLink();
