@@ -62,6 +62,10 @@ async function publishAndInstall(page: Page, token: string, doc: ReturnType<type
   expect([200, 201], await install.text()).toContain(install.status());
 }
 
+/** The pending step's card on the approvals page (the recent list repeats the step without buttons). */
+const pendingCard = (page: Page, id: string) =>
+  page.locator(`li[data-step-id="${id}"]`).filter({ has: page.getByRole("button", { name: "Approve once" }) });
+
 test.beforeAll(() => {
   linkHome = mkdtempSync(path.join(tmpdir(), "ov-e2e-link-"));
 });
@@ -111,7 +115,7 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
     target: `${slug}@1.0.0 echo`,
   });
   await page.goto(url("/dashboard/approvals"));
-  await page.locator(`li[data-step-id="${lonely.id}"]`).getByRole("button", { name: "Approve once" }).click();
+  await pendingCard(page, lonely.id).getByRole("button", { name: "Approve once" }).click();
   const noNode = await wait(lonely.id);
   expect(noNode.status).toBe("no_node");
   expect(noNode.run_on_my_machine).toBe("/dashboard/links");
@@ -129,7 +133,7 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
   // Approve once in the browser; the agent receives the result as untrusted data.
   const first = await call("1.0.0", { text: "hello from the agent" });
   await page.goto(url("/dashboard/approvals"));
-  const card = page.locator(`li[data-step-id="${first.id}"]`);
+  const card = pendingCard(page, first.id);
   await expect(card).toContainText("no internet");
   await card.getByRole("button", { name: "Approve once" }).click();
   const done = await wait(first.id);
@@ -143,11 +147,17 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
   // Always allow: the next call of exactly that tool needs no click.
   const second = await call("1.0.0", { text: "second" });
   await page.reload();
-  await page.locator(`li[data-step-id="${second.id}"]`).getByRole("button", { name: "Always allow" }).click();
+  await pendingCard(page, second.id).getByRole("button", { name: "Always allow" }).click();
   expect((await wait(second.id)).status).toBe("succeeded");
   const third = await call("1.0.0", { text: "third" });
   expect(third.status).not.toBe("pending_approval");
   expect((await wait(third.id)).status).toBe("succeeded");
+
+  // Each run's charge is in the ledger and the usage chart.
+  await page.goto(url("/dashboard/balance"));
+  await expect(page.getByText(`Run of ${slug}: held at its limits`).first()).toBeVisible();
+  await expect(page.getByText(/Run settled/).first()).toBeVisible();
+  await expect(page.locator("svg").filter({ hasText: slug }).first()).toBeAttached();
 
   // A new version asks again.
   await publishAndInstall(page, secret, sandboxSkill({ slug, version: "1.0.1", tools: [{ name: "echo" }] }));
