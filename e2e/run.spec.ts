@@ -141,7 +141,7 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
   expect(done.result).toEqual({
     type: "tool_result",
     untrusted: true,
-    data: expect.objectContaining({ text: "hello from the agent" }),
+    data: { echo: { text: "hello from the agent" } },
   });
 
   // Always allow: the next call of exactly that tool needs no click.
