@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// Launcher for the authors' scanner CLI: runs lib/scan/cli.ts under tsx with this Node.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// Launcher: loads the scanner's TypeScript CLI through tsx in this very process, so signals reach it
+// directly and no orphan is left behind when the launcher is killed.
+import { register } from "tsx/esm/api";
 
-const cli = fileURLToPath(new URL("../lib/scan/cli.ts", import.meta.url));
-const tsx = import.meta.resolve("tsx");
-const r = spawnSync(process.execPath, ["--import", tsx, cli, ...process.argv.slice(2)], { stdio: "inherit" });
-process.exit(r.status ?? 2);
+register();
+await import(new URL("../lib/scan/cli.ts", import.meta.url).href);

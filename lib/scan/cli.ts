@@ -63,7 +63,8 @@ export function main(argv: string[], io: CliIO): number {
   return anyFailed ? 1 : 0;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+const launchedAs = process.argv[1] ? path.resolve(process.argv[1]) : "";
+if (launchedAs === path.resolve(import.meta.filename) || launchedAs.endsWith(`${path.sep}openvibe-scan.mjs`) || launchedAs.endsWith(`${path.sep}openvibe-scan`)) {
   process.exitCode = main(process.argv.slice(2), {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
-// Launcher: runs the Link's TypeScript CLI with tsx on this Node, passing arguments and exit code through.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// Launcher: loads the Link's TypeScript CLI through tsx in this very process, so signals reach it
+// directly and no orphan is left behind when the launcher is killed.
+import { register } from "tsx/esm/api";
 
-const cli = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const result = spawnSync(process.execPath, ["--import", "tsx", cli, ...process.argv.slice(2)], { stdio: "inherit" });
-if (result.error) {
-  process.stderr.write(`openvibe-link: ${result.error.message}\n`);
-  process.exit(2);
-}
-process.exit(result.status ?? 1);
+register();
+await import(new URL("../cli.ts", import.meta.url).href);
