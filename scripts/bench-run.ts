@@ -135,7 +135,11 @@ async function main() {
     process.exitCode = pct(overhead, 50) <= BUDGET_MS ? 0 : 1;
     await db.$disconnect();
   } finally {
-    link?.kill("SIGTERM");
+    if (link && link.exitCode === null) {
+      const exited = new Promise((res) => link!.once("exit", res));
+      link.kill("SIGTERM");
+      await exited;
+    }
     await server?.close();
     const { dispatchQueue } = await import("../lib/runs");
     await dispatchQueue().close();

@@ -64,7 +64,11 @@ export function main(argv: string[], io: CliIO): number {
 }
 
 const launchedAs = process.argv[1] ? path.resolve(process.argv[1]) : "";
-if (launchedAs === path.resolve(import.meta.filename) || launchedAs.endsWith(`${path.sep}openvibe-scan.mjs`) || launchedAs.endsWith(`${path.sep}openvibe-scan`)) {
+if (
+  launchedAs === path.resolve(import.meta.filename) ||
+  launchedAs.endsWith(`${path.sep}openvibe-scan.mjs`) ||
+  launchedAs.endsWith(`${path.sep}openvibe-scan`)
+) {
   process.exitCode = main(process.argv.slice(2), {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
