@@ -47,3 +47,37 @@ export function clientIp(headers: Headers | Record<string, string | string[] | u
   const forwarded = get("x-forwarded-for")?.split(",")[0]?.trim();
   return (forwarded || get("x-real-ip")?.trim() || "unknown").slice(0, 64);
 }
+
+const MAX_SIGNIN_FIELD = 512;
+
+/**
+ * Checks the shape of a credentials sign-in form (what next-auth's callback receives): an AppError
+ * for malformed input, null when next-auth should judge the credentials themselves.
+ */
+export async function credentialsFormError(req: Request): Promise<AppError | null> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type) && !/^application\/json\b/i.test(type)) {
+    return new AppError(
+      "request.unsupported_media_type",
+      "Send the sign-in form as application/x-www-form-urlencoded.",
+    );
+  }
+  const text = await req.text();
+  if (text.length > 8 * 1024) return new AppError("request.too_large", "The sign-in form is too large.");
+  let fields: Record<string, unknown>;
+  try {
+    fields = /json/i.test(type)
+      ? (JSON.parse(text) as Record<string, unknown>)
+      : Object.fromEntries(new URLSearchParams(text));
+  } catch {
+    return new AppError("request.invalid_json", "The sign-in body is not valid JSON.");
+  }
+  const details: { path: string; message: string }[] = [];
+  for (const name of ["email", "password"]) {
+    const value = fields?.[name];
+    if (typeof value !== "string" || value.length === 0)
+      details.push({ path: `/${name}`, message: `${name} is required` });
+    else if (value.length > MAX_SIGNIN_FIELD) details.push({ path: `/${name}`, message: `${name} is too long` });
+  }
+  return details.length ? new AppError("request.invalid", "Enter your email and password.", { details }) : null;
+}

@@ -1,7 +1,7 @@
 // People, sessions and personal API tokens: the public surface of lib/auth.
 export { hashPassword, verifyPassword } from "./password";
 export { createUser, getDefaultProject, getUserById, normalizeEmail, signUpSchema, type PublicUser } from "./users";
-export { signInWithPassword, clientIp } from "./credentials";
+export { signInWithPassword, clientIp, credentialsFormError } from "./credentials";
 export { signInWithGithub } from "./github";
 export { createApiToken, listApiTokens, revokeApiToken, verifyApiToken, type ApiTokenView } from "./api-tokens";
 export { authOptions, sessionCookieName } from "./next-auth";

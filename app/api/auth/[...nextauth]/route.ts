@@ -1,5 +1,7 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth";
+import { authOptions, credentialsFormError } from "@/lib/auth";
+import { json } from "@/lib/http/route";
+import { errorBody } from "@/lib/errors";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
@@ -8,4 +10,14 @@ function handler(req: Request, ctx: Ctx) {
   return NextAuth(authOptions())(req, ctx);
 }
 
-export { handler as GET, handler as POST };
+/** Malformed sign-in input gets the app's JSON error shape (4xx) before next-auth sees it. */
+async function post(req: Request, ctx: Ctx) {
+  const { nextauth } = await ctx.params;
+  if (nextauth.join("/") === "callback/credentials") {
+    const problem = await credentialsFormError(req.clone());
+    if (problem) return json(errorBody(problem), problem.status);
+  }
+  return handler(req, ctx);
+}
+
+export { handler as GET, post as POST };
