@@ -399,14 +399,64 @@ export class Analyzer {
 
   private walk(n: N, parent: N) {
     switch (n.type) {
+      case "Identifier":
+        if (n.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
+          this.globalIdents.push(n);
+        return;
+      case "MemberExpression": {
+        // an inner link of a chain is evaluated with the chain
+        if (!(parent && (parent.object === n || parent.callee === n))) this.members.push(n);
+        const o = n.object;
+        if (
+          o.type === "Identifier" &&
+          o.ctxt === GLOBAL_CTXT &&
+          o.value === "process" &&
+          n.property.type === "Identifier" &&
+          n.property.value === "stdin"
+        )
+          this.markInput();
+        // a local identifier needs no walk (only globals are recorded)
+        if (!isLocalIdent(o)) this.walk(o, n);
+        if (n.property.type === "Computed") this.walk(n.property.expression, n);
+        return;
+      }
+      case "CallExpression":
+      case "NewExpression":
+        this.visitCall(n);
+        return;
+      case "StringLiteral":
+        this.strings.push(n);
+        return;
+      case "VariableDeclaration":
+        for (let i = 0; i < n.declarations.length; i++) this.walk(n.declarations[i], n);
+        return;
+      case "VariableDeclarator":
+        if (n.id.type === "Identifier" && n.init) {
+          this.bind(n.id, { src: n.init });
+          if (isFn(n.init)) this.fnName.set(n.init, key(n.id));
+        } else if (n.init) this.bindPattern(n.id, { src: n.init }, NO_PATH);
+        else this.declare(n.id);
+        if (n.init) this.walk(n.init, n);
+        if (n.id.type !== "Identifier") this.walkPatternDefaults(n.id);
+        return;
+      case "BinaryExpression":
+        if (n.operator === "+" && !(parent?.type === "BinaryExpression" && parent.operator === "+"))
+          this.foldRoots.push(n);
+        if (!isLocalIdent(n.left)) this.walk(n.left, n);
+        if (!(n.operator === "instanceof" && n.right.type === "Identifier") && !isLocalIdent(n.right))
+          this.walk(n.right, n);
+        return;
+      case "NumericLiteral":
+      case "BooleanLiteral":
+      case "NullLiteral":
+      case "RegExpLiteral":
+      case "BigIntLiteral":
+        return;
       case "ExpressionStatement":
         this.walk(n.expression, n);
         return;
       case "BlockStatement":
         this.walkList(n.stmts);
-        return;
-      case "VariableDeclaration":
-        for (let i = 0; i < n.declarations.length; i++) this.walk(n.declarations[i], n);
         return;
       case "IfStatement":
         this.walk(n.test, n);
@@ -426,68 +476,20 @@ export class Analyzer {
       case "ArrayExpression":
         for (let i = 0; i < n.elements.length; i++) {
           const e = n.elements[i];
-          if (e) this.walk(e.expression, n);
+          if (e && !isLocalIdent(e.expression)) this.walk(e.expression, n);
         }
-        return;
-      case "Identifier":
-        if (n.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
-          this.globalIdents.push(n);
-        return;
-      case "StringLiteral":
-        this.strings.push(n);
         return;
       case "TemplateLiteral":
         this.strings.push(n);
         if (n.expressions.length) this.foldRoots.push(n);
         this.walkList(n.expressions);
         return;
-      case "NumericLiteral":
-      case "BooleanLiteral":
-      case "NullLiteral":
-      case "RegExpLiteral":
-      case "BigIntLiteral":
-        return;
       case "ThisExpression":
         if (this.sloppy && this.plainFnDepth > 0) this.globalThisNodes.add(n);
-        return;
-      case "MemberExpression": {
-        // an inner link of a chain is evaluated with the chain
-        if (!(parent && (parent.object === n || parent.callee === n))) this.members.push(n);
-        const o = n.object;
-        if (
-          o.type === "Identifier" &&
-          o.ctxt === GLOBAL_CTXT &&
-          o.value === "process" &&
-          n.property.type === "Identifier" &&
-          n.property.value === "stdin"
-        )
-          this.markInput();
-        this.walk(o, n);
-        if (n.property.type === "Computed") this.walk(n.property.expression, n);
-        return;
-      }
-      case "CallExpression":
-      case "NewExpression":
-        this.visitCall(n);
-        return;
-      case "BinaryExpression":
-        if (n.operator === "+" && !(parent?.type === "BinaryExpression" && parent.operator === "+"))
-          this.foldRoots.push(n);
-        this.walk(n.left, n);
-        if (!(n.operator === "instanceof" && n.right.type === "Identifier")) this.walk(n.right, n);
         return;
       case "UnaryExpression":
         if (n.operator === "typeof" && n.argument.type === "Identifier") return;
         break;
-      case "VariableDeclarator":
-        if (n.id.type === "Identifier" && n.init) {
-          this.bind(n.id, { src: n.init });
-          if (isFn(n.init)) this.fnName.set(n.init, key(n.id));
-        } else if (n.init) this.bindPattern(n.id, { src: n.init }, []);
-        else this.declare(n.id);
-        if (n.init) this.walk(n.init, n);
-        if (n.id.type !== "Identifier") this.walkPatternDefaults(n.id);
-        return;
       case "AssignmentExpression":
         this.visitAssign(n);
         return;
@@ -537,7 +539,7 @@ export class Analyzer {
         break;
       }
       case "CatchClause":
-        if (n.param) this.bindPattern(n.param, { taintOnly: true }, []);
+        if (n.param) this.bindPattern(n.param, { taintOnly: true }, NO_PATH);
         break;
       case "WithStatement":
         this.report("scan.unresolved", n.span.start, "with");
@@ -570,7 +572,7 @@ export class Analyzer {
           const p = _a8[_i8]!;
           if (p.type === "KeyValueProperty") {
             if (p.key.type === "Computed") this.walk(p.key.expression, p);
-            this.walk(p.value, p);
+            if (!isLocalIdent(p.value)) this.walk(p.value, p);
           } else if (p.type === "SpreadElement") {
             this.walk(p.arguments, p);
             this.spreadArgs.push(p.arguments);
@@ -629,7 +631,7 @@ export class Analyzer {
       let p = params[i];
       if (p.type === "Parameter") p = p.pat;
       if (p.type === "RestElement") {
-        this.bindPattern(p.argument, { taintOnly: true, argOf: fn, index: i }, []);
+        this.bindPattern(p.argument, { taintOnly: true, argOf: fn, index: i }, NO_PATH);
         continue;
       }
       let def: N = null;
@@ -642,8 +644,8 @@ export class Analyzer {
         this.bind(p, { argOf: fn, index: i });
         if (def) this.bind(p, { src: def });
       } else {
-        this.bindPattern(p, { argOf: fn, index: i }, []);
-        if (def) this.bindPattern(p, { src: def }, []);
+        this.bindPattern(p, { argOf: fn, index: i }, NO_PATH);
+        if (def) this.bindPattern(p, { src: def }, NO_PATH);
         this.walkPatternDefaults(p);
       }
     }
@@ -669,7 +671,7 @@ export class Analyzer {
     for (let p of params) {
       if (p.type === "Parameter") p = p.pat;
       if (p.type === "AssignmentPattern") p = p.left;
-      this.bindPattern(p, { source: true }, []);
+      this.bindPattern(p, { source: true }, NO_PATH);
     }
   }
 
@@ -709,7 +711,7 @@ export class Analyzer {
       if (prop === "exports" && root.type === "Identifier" && root.value === "module" && isFn(n.right))
         this.exportedHandler(n.right);
     } else if (n.operator === "=") {
-      this.bindPattern(l, { src: n.right }, []);
+      this.bindPattern(l, { src: n.right }, NO_PATH);
       this.walkPatternDefaults(l);
     }
     this.walk(n.right, n);
@@ -717,7 +719,7 @@ export class Analyzer {
 
   private bindLoopLeft(left: N, right: N) {
     const pat = left.type === "VariableDeclaration" ? left.declarations[0].id : left;
-    this.bindPattern(pat, { src: right, taintOnly: true }, []);
+    this.bindPattern(pat, { src: right, taintOnly: true }, NO_PATH);
     if (pat.type !== "Identifier") this.bindPattern(pat, { src: right, path: [null] }, [null]);
   }
 
@@ -755,12 +757,12 @@ export class Analyzer {
         let first = ps[0];
         if (first?.type === "Parameter") first = first.pat;
         if (!first) continue;
-        if (prop === "then" || prop === "finally") this.bindPattern(first, { src: callee.object }, []);
-        else this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
+        if (prop === "then" || prop === "finally") this.bindPattern(first, { src: callee.object }, NO_PATH);
+        else this.bindPattern(first, { src: callee.object, taintOnly: true }, NO_PATH);
         if (prop !== null && ITER_METHODS.has(prop) && a === a0)
-          this.bindPattern(first, { src: callee.object, path: [null] }, []);
+          this.bindPattern(first, { src: callee.object, path: [null] }, NO_PATH);
         if (prop === "on" || prop === "once" || prop === "addListener")
-          this.bindPattern(first, { src: callee.object, taintOnly: true }, []);
+          this.bindPattern(first, { src: callee.object, taintOnly: true }, NO_PATH);
       }
       if (prop !== null && a0 && ITER_METHODS.has(prop) && isFn(a0)) {
         this.walk(callee, n);
@@ -771,7 +773,10 @@ export class Analyzer {
       }
     }
     if (callee.type !== "Import" && callee.type !== "Super") this.walk(callee, n);
-    for (let i = 0; i < args.length; i++) this.walk(args[i].expression, n);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i].expression;
+      if (!isLocalIdent(a)) this.walk(a, n);
+    }
   }
 
   private visitImport(n: N) {
@@ -798,7 +803,7 @@ export class Analyzer {
 
   // ---- bindings ----------------------------------------------------------------------------
   private declare(id: N) {
-    if (id && id.type !== "Identifier") this.bindPattern(id, { taintOnly: true }, []);
+    if (id && id.type !== "Identifier") this.bindPattern(id, { taintOnly: true }, NO_PATH);
   }
   private bind(id: N, b: Bind) {
     const k = key(id);
@@ -817,7 +822,7 @@ export class Analyzer {
         return;
       case "AssignmentPattern":
         this.bindPattern(p.left, b, path);
-        this.bindPattern(p.left, { src: p.right }, []);
+        this.bindPattern(p.left, { src: p.right }, NO_PATH);
         return;
       case "ObjectPattern":
         if (path.length === 0 && b.src) this.patterns.push({ pat: p, src: b });
@@ -967,14 +972,18 @@ export class Analyzer {
   // ---- evaluation --------------------------------------------------------------------------
   evalExpr(n: N): V {
     if (!n) return ANY;
-    const cached = this.memo.get(n);
-    if (cached && !this.override) return cached;
+    // only calls are memoized: other nodes skip the lookup
+    const t = n.type;
+    const memoizable = t === "CallExpression" || t === "NewExpression";
+    if (memoizable && !this.override) {
+      const cached = this.memo.get(n);
+      if (cached) return cached;
+    }
     if (this.depth > 200) return ANY;
     this.depth++;
     const v = this.evalInner(n);
     this.depth--;
-    const t = n.type;
-    if (!this.override && (t === "CallExpression" || t === "NewExpression")) this.memo.set(n, v);
+    if (memoizable && !this.override) this.memo.set(n, v);
     return v;
   }
 
@@ -1306,17 +1315,21 @@ export class Analyzer {
 
   private evalCall(n: N): V {
     const isNew = n.type === "NewExpression";
-    const raw: N[] = n.arguments ?? [];
-    const args: N[] = new Array(raw.length);
-    for (let i = 0; i < raw.length; i++) args[i] = raw[i].spread ? null : raw[i].expression;
-    if (n.callee.type === "Import") {
-      const sv = args[0] ? this.evalExpr(args[0]) : ANY;
-      if (sv.t === "str") return this.loadModule(sv.s, args[0].span.start, n.span.start);
+    const raw: N[] = n.arguments ?? NO_ARGS;
+    const ct = n.callee.type;
+    if (ct === "Import") {
+      const a0 = raw[0] && !raw[0].spread ? raw[0].expression : null;
+      const sv = a0 ? this.evalExpr(a0) : ANY;
+      if (sv.t === "str") return this.loadModule(sv.s, a0.span.start, n.span.start);
       this.report("module.unresolved", n.span.start);
       return ANY;
     }
-    if (n.callee.type === "Super") return ANY;
+    if (ct === "Super") return ANY;
     const callee = this.evalExpr(n.callee);
+    // only calls of well-known values and methods look at their arguments
+    if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return this.applyCall(callee, NO_ARGS, n, isNew);
+    const args: N[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) args[i] = raw[i].spread ? null : raw[i].expression;
     return this.applyCall(callee, args, n, isNew);
   }
 
@@ -2047,22 +2060,41 @@ export class Analyzer {
 }
 
 // ---- helpers ------------------------------------------------------------------------------------
-// Binding keys are "name#ctxt"; cached per name and ctxt so a hot lookup allocates nothing.
-const KEY_CACHE = new Map<string, Map<number, string>>();
+/** The empty destructuring path, shared (paths are only read or copied, never changed in place). */
+const NO_PATH: (string | null)[] = [];
+/** No arguments, shared (never changed in place). */
+const NO_ARGS: N[] = [];
+// Binding keys are "name#ctxt"; cached per name and ctxt so a hot lookup allocates nothing. Most names
+// have one ctxt, so the first one seen is kept beside the name and answers with a single lookup.
+interface KeyRec {
+  c: number;
+  k: string;
+  more: Map<number, string> | null;
+}
+const KEY_CACHE = new Map<string, KeyRec>();
 function key(id: N): string {
   const name: string = id.value;
   const ctxt: number = id.ctxt;
-  let byCtxt = KEY_CACHE.get(name);
-  if (!byCtxt) {
+  const r = KEY_CACHE.get(name);
+  if (r === undefined) {
     if (KEY_CACHE.size > 20_000) KEY_CACHE.clear();
-    KEY_CACHE.set(name, (byCtxt = new Map()));
+    const k = name + "#" + ctxt;
+    KEY_CACHE.set(name, { c: ctxt, k, more: null });
+    return k;
   }
-  let k = byCtxt.get(ctxt);
+  if (r.c === ctxt) return r.k;
+  let m = r.more;
+  if (!m) r.more = m = new Map();
+  let k = m.get(ctxt);
   if (k === undefined) {
-    if (byCtxt.size > 1000) byCtxt.clear();
-    byCtxt.set(ctxt, (k = name + "#" + ctxt));
+    if (m.size > 1000) m.clear();
+    m.set(ctxt, (k = name + "#" + ctxt));
   }
   return k;
+}
+/** A reference to a local binding: walking it records nothing (only globals are recorded). */
+function isLocalIdent(n: N): boolean {
+  return n.type === "Identifier" && n.ctxt !== GLOBAL_CTXT;
 }
 function isFn(n: N): boolean {
   return n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression");
@@ -2112,11 +2144,22 @@ function collectComparisons(t: N, out: N[]) {
 }
 
 function union(vs: V[]): V {
+  if (vs.length === 1 && vs[0]!.t !== "or") return vs[0]!;
   const flat: V[] = [];
-  for (let _i26 = 0, _a26 = vs; _i26 < _a26.length; _i26++) {
-    const v = _a26[_i26]!;
-    if (v.t === "or") flat.push(...v.vs);
-    else if (v.t !== "any" || !flat.some((x) => x.t === "any")) flat.push(v);
+  let hasAny = false;
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i]!;
+    if (v.t === "or") {
+      for (let j = 0; j < v.vs.length; j++) {
+        const x = v.vs[j]!;
+        if (x.t === "any") hasAny = true;
+        flat.push(x);
+      }
+    } else if (v.t !== "any") flat.push(v);
+    else if (!hasAny) {
+      hasAny = true;
+      flat.push(v);
+    }
   }
   if (flat.length === 0) return ANY;
   if (flat.length === 1) return flat[0]!;

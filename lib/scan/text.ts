@@ -72,6 +72,17 @@ export const NESTING_LIMITS = {
   conditionals: 15000,
 } as const;
 
+// Character classes for nestingRisk: 0 = any other character (ends a unary run), 1 = ( [ {,
+// 2 = ) ] }, 3 = "=", 4 = "?", 5 = "i", 6 = ! ~ + -, 7 = whitespace.
+const NEST_CLS = new Uint8Array(128);
+NEST_CLS[40] = NEST_CLS[91] = NEST_CLS[123] = 1;
+NEST_CLS[41] = NEST_CLS[93] = NEST_CLS[125] = 2;
+NEST_CLS[61] = 3;
+NEST_CLS[63] = 4;
+NEST_CLS[105] = 5;
+NEST_CLS[33] = NEST_CLS[126] = NEST_CLS[43] = NEST_CLS[45] = 6;
+NEST_CLS[32] = NEST_CLS[10] = NEST_CLS[13] = NEST_CLS[9] = 7;
+
 /** Index where code first exceeds NESTING_LIMITS, or -1. Counts over the raw text, strings included. */
 export function nestingRisk(code: string): number {
   let depth = 0;
@@ -81,29 +92,48 @@ export function nestingRisk(code: string): number {
   let eqs = 0;
   let qs = 0;
   const L = NESTING_LIMITS;
-  for (let i = 0; i < code.length; i++) {
+  const n = code.length;
+  for (let i = 0; i < n; i++) {
     const c = code.charCodeAt(i);
-    if (c === 40 || c === 91 || c === 123) {
-      if (++depth > L.brackets) return i;
-    } else if (c === 41 || c === 93 || c === 125) {
-      if (depth > 0) depth--;
-    } else if (c === 61) {
-      if (code.charCodeAt(i + 1) === 62) {
-        if (++arrows > L.arrows) return i;
-      } else if (++eqs > L.assignments) return i;
-    } else if (c === 63) {
-      if (++qs > L.conditionals) return i;
-    } else if (
-      c === 105 &&
-      code.charCodeAt(i + 1) === 102 &&
-      !isIdentChar(code.charCodeAt(i - 1)) &&
-      !isIdentChar(code.charCodeAt(i + 2))
-    ) {
-      if (++ifs > L.ifs) return i;
+    const k = c < 128 ? NEST_CLS[c]! : 0;
+    if (k === 0) {
+      unary = 0;
+      continue;
     }
-    if (c === 33 || c === 126 || c === 43 || c === 45) {
-      if (++unary > L.unaryRun) return i;
-    } else if (c !== 32 && c !== 10 && c !== 13 && c !== 9) unary = 0;
+    switch (k) {
+      case 1:
+        if (++depth > L.brackets) return i;
+        unary = 0;
+        break;
+      case 2:
+        if (depth > 0) depth--;
+        unary = 0;
+        break;
+      case 3:
+        if (code.charCodeAt(i + 1) === 62) {
+          if (++arrows > L.arrows) return i;
+        } else if (++eqs > L.assignments) return i;
+        unary = 0;
+        break;
+      case 4:
+        if (++qs > L.conditionals) return i;
+        unary = 0;
+        break;
+      case 5:
+        if (
+          code.charCodeAt(i + 1) === 102 &&
+          !isIdentChar(code.charCodeAt(i - 1)) &&
+          !isIdentChar(code.charCodeAt(i + 2))
+        ) {
+          if (++ifs > L.ifs) return i;
+        }
+        unary = 0;
+        break;
+      case 6:
+        if (++unary > L.unaryRun) return i;
+        break;
+      // 7: whitespace keeps a unary run going
+    }
   }
   return -1;
 }
@@ -142,11 +172,47 @@ CLS[45] = 8;
 CLS[95] = 8;
 CLS[61] = 16;
 
-/** Cheap pre-pass: a run over the union of all three alphabets bounds every single-alphabet run. */
+/** 1 for a character that can sit inside a run (any alphabet's character, or whitespace of a wrapped value). */
+const IN_RUN = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (CLS[c] !== 0 || c === 10 || c === 13 || c === 32 || c === 9) IN_RUN[c] = 1;
+
+/**
+ * Cheap pre-pass: a run over the union of all three alphabets bounds every single-alphabet run.
+ * Any other character ends a run, and a run of LONG_ENCODED_CHARS spans at least that many characters,
+ * so it covers one of the probe positions LONG_ENCODED_CHARS apart: only the stretches free of such
+ * characters around a probe need the character-by-character scan.
+ */
 function unionRunReaches(s: string): boolean {
+  const n = s.length;
+  const L = LONG_ENCODED_CHARS;
+  let from = 0; // characters before `from` have been examined
+  for (let p = L - 1; p < n; p += L) {
+    if (p < from) continue;
+    const c = s.charCodeAt(p);
+    if (c >= 128 || IN_RUN[c] === 0) continue;
+    let a = p;
+    while (a > from) {
+      const d = s.charCodeAt(a - 1);
+      if (d >= 128 || IN_RUN[d] === 0) break;
+      a--;
+    }
+    let b = p + 1;
+    while (b < n) {
+      const d = s.charCodeAt(b);
+      if (d >= 128 || IN_RUN[d] === 0) break;
+      b++;
+    }
+    if (b - a >= L && unionRunIn(s, a, b)) return true;
+    from = b;
+  }
+  return false;
+}
+
+/** The exact union-alphabet scan over s[from, to), which holds no character that ends a run. */
+function unionRunIn(s: string, from: number, to: number): boolean {
   let run = 0;
   let piece = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c < 128 && CLS[c] !== 0) {
       if (++run >= LONG_ENCODED_CHARS) return true;
@@ -156,7 +222,7 @@ function unionRunReaches(s: string): boolean {
     if (piece >= WRAPPED_PIECE_MIN && (c === 10 || c === 13 || c === 32 || c === 9)) {
       let j = i;
       let sawNewline = false;
-      while (j < s.length) {
+      while (j < to) {
         const d = s.charCodeAt(j);
         if (d === 10 || d === 13) sawNewline = true;
         else if (d !== 32 && d !== 9) break;
