@@ -1,5 +1,6 @@
 "use client";
 
+import { useCopy } from "@/components/use-copy";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -31,11 +32,11 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const [notice, setNotice] = useState("");
   // After a revoke its buttons are gone: focus moves to the notice that says what happened.
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const tokenRef = useRef<HTMLInputElement>(null);
+  const { copied, copy, reset: resetCopied } = useCopy(tokenRef);
 
   async function call(input: string, init: RequestInit): Promise<Response | null> {
     setPending(true);
@@ -60,7 +61,7 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
     event.preventDefault();
     const form = event.currentTarget;
     const name = String(new FormData(form).get("name") ?? "");
-    setCopied(false);
+    resetCopied();
     const res = await call("/api/v1/agents", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -101,17 +102,6 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
     router.refresh();
   }
 
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.token);
-      setCopied(true);
-    } catch {
-      // Clipboard access can be refused (permissions, http): select it so Ctrl+C works.
-      tokenRef.current?.select();
-    }
-  }
-
   return (
     <>
       <section className="panel" aria-labelledby="new-agent-title">
@@ -150,7 +140,7 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
                 value={created.token}
                 onFocus={(e) => e.currentTarget.select()}
               />
-              <button type="button" className="button" onClick={copy}>
+              <button type="button" className="button" onClick={() => copy(created?.token)}>
                 {copied ? "Copied" : "Copy"}
               </button>
             </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useCopy } from "@/components/use-copy";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -35,11 +36,11 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const [notice, setNotice] = useState("");
   // After a revoke its buttons are gone: focus moves to the notice that says what happened.
   const noticeRef = useRef<HTMLParagraphElement>(null);
   const commandRef = useRef<HTMLInputElement>(null);
+  const { copied, copy, reset: resetCopied } = useCopy(commandRef);
 
   useEffect(() => {
     if (!pairing) return;
@@ -50,7 +51,7 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
   async function newCode() {
     setPending(true);
     setError(null);
-    setCopied(false);
+    resetCopied();
     try {
       const res = await fetch("/api/v1/links/pairing-codes", { method: "POST" });
       if (res.status !== 201) {
@@ -87,16 +88,6 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
     }
   }
 
-  async function copy() {
-    if (!pairing) return;
-    try {
-      await navigator.clipboard.writeText(pairing.command);
-      setCopied(true);
-    } catch {
-      commandRef.current?.select();
-    }
-  }
-
   return (
     <>
       <section className="panel" aria-labelledby="pair-title">
@@ -129,7 +120,7 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
                 value={pairing.command}
                 onFocus={(e) => e.currentTarget.select()}
               />
-              <button type="button" className="button" onClick={copy}>
+              <button type="button" className="button" onClick={() => copy(pairing?.command)}>
                 {copied ? "Copied" : "Copy"}
               </button>
             </div>

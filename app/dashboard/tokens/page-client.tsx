@@ -1,5 +1,6 @@
 "use client";
 
+import { useCopy } from "@/components/use-copy";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
@@ -23,8 +24,8 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
   const secretRef = useRef<HTMLInputElement>(null);
+  const { copied, copy, reset: resetCopied } = useCopy(secretRef);
 
   async function create(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,7 +33,7 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
     const name = String(new FormData(formEl).get("name") ?? "");
     setPending(true);
     setError(null);
-    setCopied(false);
+    resetCopied();
     try {
       const res = await fetch("/api/v1/tokens", {
         method: "POST",
@@ -75,17 +76,6 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
     }
   }
 
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.secret);
-      setCopied(true);
-    } catch {
-      // Clipboard access can be refused (permissions, http): select it so Ctrl+C works.
-      secretRef.current?.select();
-    }
-  }
-
   return (
     <>
       <section className="panel" aria-labelledby="new-token-title">
@@ -93,7 +83,15 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
         <form className="form form-inline" onSubmit={create}>
           <div className="field">
             <label htmlFor="token-name">Name</label>
-            <input id="token-name" name="name" type="text" required maxLength={64} placeholder="e.g. laptop CLI" aria-describedby="token-name-hint" />
+            <input
+              id="token-name"
+              name="name"
+              type="text"
+              required
+              maxLength={64}
+              placeholder="e.g. laptop CLI"
+              aria-describedby="token-name-hint"
+            />
             <p id="token-name-hint" className="hint">
               Say where it will be used, so you know which one to revoke later.
             </p>
@@ -106,15 +104,22 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
         {created ? (
           <div className="secret-panel" role="status" aria-live="polite">
             <p>
-              <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep only a
-              fingerprint of it, so it cannot be shown again.
+              <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep only
+              a fingerprint of it, so it cannot be shown again.
             </p>
             <div className="secret-row">
               <label htmlFor="token-secret" className="visually-hidden">
                 New token
               </label>
-              <input id="token-secret" ref={secretRef} className="mono" readOnly value={created.secret} onFocus={(e) => e.currentTarget.select()} />
-              <button type="button" className="button" onClick={copy}>
+              <input
+                id="token-secret"
+                ref={secretRef}
+                className="mono"
+                readOnly
+                value={created.secret}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <button type="button" className="button" onClick={() => copy(created?.secret)}>
                 {copied ? "Copied" : "Copy"}
               </button>
             </div>
@@ -146,7 +151,12 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
                 {t.revokedAt ? null : confirming === t.id ? (
                   <div className="token-actions" role="group" aria-label={`Confirm revoking ${t.name}`}>
                     <span>Revoke “{t.name}”? Anything using it stops working at once.</span>
-                    <button type="button" className="button button-danger" disabled={pending} onClick={() => revoke(t.id)}>
+                    <button
+                      type="button"
+                      className="button button-danger"
+                      disabled={pending}
+                      onClick={() => revoke(t.id)}
+                    >
                       Yes, revoke
                     </button>
                     <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
@@ -155,7 +165,12 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
                   </div>
                 ) : (
                   <div className="token-actions">
-                    <button type="button" className="button" onClick={() => setConfirming(t.id)} aria-label={`Revoke ${t.name}`}>
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => setConfirming(t.id)}
+                      aria-label={`Revoke ${t.name}`}
+                    >
                       Revoke
                     </button>
                   </div>
