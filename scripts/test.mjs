@@ -42,6 +42,12 @@ function selectedSuites(argv) {
   return SUITES.filter((s) => wanted.includes(s));
 }
 
+/** Positional arguments after the options narrow vitest and Playwright to those files (`npm test -- --only unit lib/scan`). */
+function fileFilters(argv) {
+  const i = argv.findIndex((a) => a === "--only");
+  return argv.filter((a, j) => !a.startsWith("--") && !(i !== -1 && j === i + 1));
+}
+
 const tally = { passed: 0, failed: 0, lines: [] };
 const running = new Set();
 
@@ -88,7 +94,7 @@ async function runStatic(env) {
   }
 }
 
-async function runVitest(project, env, reportDir) {
+async function runVitest(project, env, reportDir, filters) {
   step("Vitest", `${project} tests`);
   const started = Date.now();
   const report = path.join(reportDir, `vitest-${project}.json`);
@@ -103,6 +109,7 @@ async function runVitest(project, env, reportDir) {
       "--reporter=default",
       "--reporter=json",
       `--outputFile.json=${report}`,
+      ...filters,
     ],
     env,
   );
@@ -119,7 +126,7 @@ async function runVitest(project, env, reportDir) {
   record(`vitest: ${project}`, passed, failed, `${skipped ? `${skipped} skipped, ` : ""}${seconds(started)}`);
 }
 
-async function runE2e(env, reportDir) {
+async function runE2e(env, reportDir, filters) {
   const started = Date.now();
   const port = await freePort();
   const appUrl = `http://localhost:${port}`;
@@ -147,7 +154,7 @@ async function runE2e(env, reportDir) {
     );
     step("Playwright", `e2e against ${appUrl}`);
     const report = path.join(reportDir, "playwright.json");
-    const code = await exec("npx", ["playwright", "test", "--reporter=list,json"], {
+    const code = await exec("npx", ["playwright", "test", "--reporter=list,json", ...filters], {
       ...e2eEnv,
       BASE_URL: appUrl,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
@@ -169,6 +176,7 @@ async function runE2e(env, reportDir) {
 
 async function main() {
   const suites = selectedSuites(process.argv.slice(2));
+  const filters = fileFilters(process.argv.slice(2));
   const runId = randomBytes(4).toString("hex");
   const reportDir = path.join(DATA_DIR, `test-${runId}`);
   let adminUrl;
@@ -231,8 +239,8 @@ async function main() {
 
     for (const suite of suites) {
       if (suite === "static") await runStatic(env);
-      else if (suite === "e2e") await runE2e(env, reportDir);
-      else await runVitest(suite, env, reportDir);
+      else if (suite === "e2e") await runE2e(env, reportDir, filters);
+      else await runVitest(suite, env, reportDir, filters);
     }
   } catch (err) {
     console.error(err instanceof ProvisionError ? err.message : err);
