@@ -39,6 +39,22 @@ const schema = z
     BLOB_API_URL: url("the Vercel Blob API base URL (only for a self-hosted or test endpoint)", "http://127.0.0.1:9000")
       .optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    METRICS_TOKEN: z
+      .string()
+      .min(32, "must be at least 32 characters: generate one with `openssl rand -hex 32`")
+      .optional(),
+    HEALTH_MAX_QUEUE_LAG_MS: z.coerce
+      .number({ error: "must be a number of milliseconds, e.g. 60000" })
+      .int()
+      .min(1000, "must be at least 1000 (1 s)")
+      .default(60_000),
+    WORKER_DRAIN_MS: z.coerce
+      .number({ error: "must be a number of milliseconds, e.g. 25000" })
+      .int()
+      .min(0)
+      .max(600_000, "must be at most 600000 (10 minutes)")
+      .default(25_000),
+    PG_BIN_DIR: z.string().min(1).optional(),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

@@ -1,12 +1,13 @@
 // Prisma Migrate through Prisma's WebAssembly schema engine: applies, diffs and creates the SQL
 // migrations under prisma/migrations with Prisma's own semantics (`_prisma_migrations` table),
 // without the native engine binary that the Prisma CLI would download.
-import { readFileSync, readdirSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import pg from "pg";
+import { migrationNames } from "./migration-names";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCHEMA_PATH = path.join(ROOT, "prisma/schema.prisma");
@@ -40,12 +41,7 @@ function schemaFiles() {
 }
 
 export function migrationsList() {
-  const dirs = existsSync(MIGRATIONS_DIR)
-    ? readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => d.name)
-        .sort()
-    : [];
+  const dirs = migrationNames(MIGRATIONS_DIR);
   const lockPath = path.join(MIGRATIONS_DIR, "migration_lock.toml");
   return {
     baseDir: MIGRATIONS_DIR,

@@ -119,6 +119,8 @@ export const ERROR_STATUS = {
   "billing.payment_failed": 402,
   "billing.filter_invalid": 422,
   "billing.cursor_invalid": 422,
+  "metrics.local_only": 403,
+  "metrics.token_invalid": 401,
   "internal": 500,
 } as const satisfies Record<string, number>;
 

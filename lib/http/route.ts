@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { z, ZodError, type ZodType } from "zod";
 import { AppError, errorBody } from "../errors";
 import { log } from "../log";
+import { withRequestMetrics } from "../metrics/http";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -34,7 +35,7 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]> | un
 export function route<Principal = undefined, Body = undefined, Query = undefined>(
   options: RouteOptions<Principal, Body, Query>,
 ) {
-  return async (req: Request, context?: NextRouteContext): Promise<Response> => {
+  return withRequestMetrics(async (req: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
       const rawBody = options.body || options.rawBody ? await readBodyText(req, options) : "";
@@ -53,7 +54,7 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
-  };
+  });
 }
 
 export function json(data: unknown, status = 200, requestId?: string): Response {

@@ -17,10 +17,15 @@ export function key(...parts: string[]): string {
   return [config().REDIS_PREFIX, ...parts].join(":");
 }
 
+/** The key prefix of every BullMQ queue of this deployment. */
+export function bullPrefix(): string {
+  return `${config().REDIS_PREFIX}:bull`;
+}
+
 /** Options for a BullMQ Queue/Worker: its own connection and the same prefix. */
 export function bullConnection() {
   return {
     connection: new Redis(config().REDIS_URL, { maxRetriesPerRequest: null }),
-    prefix: `${config().REDIS_PREFIX}:bull`,
+    prefix: bullPrefix(),
   };
 }
