@@ -1,7 +1,8 @@
 // A small in-memory stand-in for the Vercel Blob HTTP API, for tests that drive the real
-// `@vercel/blob` client: PUT /?pathname= (put), GET ?url= (head), POST /delete (del), and the
-// private store host `<store>.private.blob.vercel-storage.com/<pathname>` (get). Only what the
-// media store uses; behaviour copied from @vercel/blob 2.8's client (headers, error JSON).
+// `@vercel/blob` client: PUT /?pathname= (put), GET ?url= (head), GET /?prefix= (list), POST
+// /delete (del), and the private store host `<store>.private.blob.vercel-storage.com/<pathname>`
+// (get). Only what the media store and backups use; behaviour copied from @vercel/blob 2.8's
+// client (headers, error JSON).
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -115,6 +116,25 @@ export async function startFakeVercelBlob(): Promise<FakeVercelBlob> {
         size: blob.bytes.length,
         cacheControl: "public, max-age=2592000",
         uploadedAt: blob.uploadedAt.toISOString(),
+      });
+    }
+
+    if (req.method === "GET" && route === "/") {
+      // list(): pathnames in order, `limit` per page (1000 at most), the cursor is the last pathname.
+      const prefix = url.searchParams.get("prefix") ?? "";
+      const limit = Math.min(Number(url.searchParams.get("limit") ?? 1000) || 1000, 1000);
+      const after = url.searchParams.get("cursor") ?? "";
+      const names = [...blobs.keys()].filter((p) => p.startsWith(prefix) && p > after).sort();
+      const page = names.slice(0, limit);
+      const hasMore = names.length > limit;
+      return sendJson(res, 200, {
+        blobs: page.map((p) => ({
+          ...describe(p, blobs.get(p)!),
+          size: blobs.get(p)!.bytes.length,
+          uploadedAt: blobs.get(p)!.uploadedAt.toISOString(),
+        })),
+        cursor: hasMore ? page[page.length - 1] : undefined,
+        hasMore,
       });
     }
 
