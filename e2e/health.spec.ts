@@ -27,7 +27,9 @@ test("metrics are served to loopback, with one series per route pattern", async 
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
   const text = await res.text();
-  expect(text).toMatch(/^openvibe_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/steps\/\[id\]",status="401"\} \d+$/m);
+  expect(text).toMatch(
+    /^openvibe_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/steps\/\[id\]",status="401"\} \d+$/m,
+  );
   expect(text).not.toContain("not-a-step-id");
   expect(text).toMatch(/^openvibe_metrics_source_up\{source="postgresql"\} 1$/m);
   expect(text).toMatch(/^openvibe_queue_lag_seconds\{queue="scan"\} /m);

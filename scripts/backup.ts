@@ -20,7 +20,10 @@ async function prepareEnvironment(): Promise<void> {
 }
 
 function stamp(date = new Date()): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
 }
 
 async function backup(args: string[]): Promise<number> {

@@ -36,7 +36,12 @@ async function main() {
       .quit()
       .catch(() => undefined);
     if (drained) log.info("workers.stopped", { drained, ms });
-    else log.warn("workers.stopped", { drained, ms, note: "jobs still running go to another host when their lock lapses" });
+    else
+      log.warn("workers.stopped", {
+        drained,
+        ms,
+        note: "jobs still running go to another host when their lock lapses",
+      });
     process.exit(drained ? 0 : 1);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

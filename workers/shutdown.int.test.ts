@@ -146,7 +146,8 @@ describe("the worker host process on SIGTERM", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const lines: string[] = [];
-    for (const stream of [child.stdout!, child.stderr!]) readline.createInterface({ input: stream }).on("line", (l) => lines.push(l));
+    for (const stream of [child.stdout!, child.stderr!])
+      readline.createInterface({ input: stream }).on("line", (l) => lines.push(l));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     return { child, lines, exited };
   }
@@ -160,7 +161,11 @@ describe("the worker host process on SIGTERM", () => {
   }
 
   async function scanRunning(prefix: string, host: { lines: string[]; child: ChildProcess }) {
-    await until("the worker host to start", async () => host.lines.some((l) => l.includes('"workers.started"')), 60_000);
+    await until(
+      "the worker host to start",
+      async () => host.lines.some((l) => l.includes('"workers.started"')),
+      60_000,
+    );
     const queue = bullQueue("scan", prefix);
     const job = await queue.add("scan-version", { versionId }, { jobId: `scan-${versionId}-${prefix.slice(-4)}` });
     await until("the scan to be running", async () => (await queue.getJobState(job.id!)) === "active");
@@ -174,7 +179,9 @@ describe("the worker host process on SIGTERM", () => {
     const { queue, jobId } = await scanRunning(prefix, host);
 
     host.child.kill("SIGTERM");
-    await until("the host to log that it is stopping", async () => host.lines.some((l) => l.includes('"workers.stopping"')));
+    await until("the host to log that it is stopping", async () =>
+      host.lines.some((l) => l.includes('"workers.stopping"')),
+    );
     // The scan is held by the row lock, so the host must still be draining.
     await sleep(1_000);
     expect(host.child.exitCode).toBeNull();

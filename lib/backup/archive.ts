@@ -24,7 +24,11 @@ export class ArchiveWriter {
   static create(finalPath: string): ArchiveWriter {
     const tmpPath = `${finalPath}.partial-${randomBytes(4).toString("hex")}`;
     const pack = tar.pack();
-    const written = pipeline(pack as unknown as Readable, createGzip(), createWriteStream(tmpPath, { mode: FILE_MODE, flags: "wx" }));
+    const written = pipeline(
+      pack as unknown as Readable,
+      createGzip(),
+      createWriteStream(tmpPath, { mode: FILE_MODE, flags: "wx" }),
+    );
     written.catch(() => {});
     return new ArchiveWriter(finalPath, tmpPath, pack, written, new Date());
   }

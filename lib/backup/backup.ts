@@ -69,7 +69,9 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     } catch (err) {
       if (!(err instanceof MediaChangedError) || attempt === ATTEMPTS) {
         if (err instanceof MediaChangedError) {
-          throw new BackupError(`Media objects kept being deleted during the backup (${ATTEMPTS} attempts); run it again.`);
+          throw new BackupError(
+            `Media objects kept being deleted during the backup (${ATTEMPTS} attempts); run it again.`,
+          );
         }
         throw err;
       }
@@ -201,7 +203,9 @@ async function readMedia(options: BackupOptions, m: MediaRow): Promise<Buffer> {
     );
   }
   if (bytes.length !== m.sizeBytes) {
-    throw new BackupError(`Media object ${m.sha256} has ${bytes.length} bytes in the store, ${m.sizeBytes} in the database.`);
+    throw new BackupError(
+      `Media object ${m.sha256} has ${bytes.length} bytes in the store, ${m.sizeBytes} in the database.`,
+    );
   }
   return bytes;
 }

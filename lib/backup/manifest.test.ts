@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BACKUP_FORMAT, formatSums, type Manifest, manifestProblems, mediaPath, mediaPathDigest, parseSums } from "./manifest";
+import {
+  BACKUP_FORMAT,
+  formatSums,
+  type Manifest,
+  manifestProblems,
+  mediaPath,
+  mediaPathDigest,
+  parseSums,
+} from "./manifest";
 
 const A = "a".repeat(64);
 const B = "b".repeat(64);

@@ -99,7 +99,8 @@ export function manifestProblems(manifest: Manifest, sums: Map<string, string>, 
   }
   if (sums.get(MANIFEST_FILE) !== manifestSha256) problems.push(`${SUMS_FILE} does not match ${MANIFEST_FILE}`);
   for (const [p, s] of sums) {
-    if (p !== MANIFEST_FILE && files.get(p)?.sha256 !== s) problems.push(`${SUMS_FILE} and the manifest disagree about ${p}`);
+    if (p !== MANIFEST_FILE && files.get(p)?.sha256 !== s)
+      problems.push(`${SUMS_FILE} and the manifest disagree about ${p}`);
   }
   for (const p of files.keys()) if (!sums.has(p)) problems.push(`${SUMS_FILE} does not list ${p}`);
   return problems;

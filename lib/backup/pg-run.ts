@@ -5,7 +5,14 @@ import { spawn } from "node:child_process";
 import { BackupError } from "./errors";
 
 // Parameters of Prisma's connection strings that libpq would reject.
-const PRISMA_ONLY_PARAMS = ["schema", "connection_limit", "pool_timeout", "pgbouncer", "socket_timeout", "statement_cache_size"];
+const PRISMA_ONLY_PARAMS = [
+  "schema",
+  "connection_limit",
+  "pool_timeout",
+  "pgbouncer",
+  "socket_timeout",
+  "statement_cache_size",
+];
 const STDERR_KEPT = 4_000;
 // libpq variables that would point the tools somewhere else than the URL (TLS ones are kept).
 const TARGET_VARS = new Set([

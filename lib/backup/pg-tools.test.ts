@@ -24,12 +24,16 @@ describe("candidateDirs", () => {
 
 describe("libpqTarget", () => {
   it("takes the password out of the URL and drops Prisma's own parameters", () => {
-    const t = libpqTarget("postgresql://app:s%40cret@db.example:5432/openvibe?schema=public&sslmode=require&connection_limit=5");
+    const t = libpqTarget(
+      "postgresql://app:s%40cret@db.example:5432/openvibe?schema=public&sslmode=require&connection_limit=5",
+    );
     expect(t.password).toBe("s@cret");
     expect(t.url).toBe("postgresql://app@db.example:5432/openvibe?sslmode=require");
   });
 
   it("leaves a URL without a password as it is", () => {
-    expect(libpqTarget("postgresql://postgres@127.0.0.1:5432/x")).toEqual({ url: "postgresql://postgres@127.0.0.1:5432/x" });
+    expect(libpqTarget("postgresql://postgres@127.0.0.1:5432/x")).toEqual({
+      url: "postgresql://postgres@127.0.0.1:5432/x",
+    });
   });
 });

@@ -80,7 +80,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       const target = libpqTarget(options.databaseUrl);
       await runPgTool(
         tools.pgRestore,
-        ["--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges", `--dbname=${target.url}`, dumpFile],
+        [
+          "--single-transaction",
+          "--exit-on-error",
+          "--no-owner",
+          "--no-privileges",
+          `--dbname=${target.url}`,
+          dumpFile,
+        ],
         { env: options.env, password: target.password, what: "pg_restore" },
       );
     } catch (err) {
@@ -163,7 +170,8 @@ async function verifyArchive(archive: string, dumpFile: string): Promise<Manifes
       if (!listed) throw refuse(`it holds ${JSON.stringify(entry.name)}, which the manifest does not list`);
       if (seen.has(entry.name)) throw refuse(`it holds ${entry.name} twice`);
       seen.add(entry.name);
-      if (entry.size !== listed.size) throw refuse(`${entry.name} has ${entry.size} bytes, the manifest says ${listed.size}`);
+      if (entry.size !== listed.size)
+        throw refuse(`${entry.name} has ${entry.size} bytes, the manifest says ${listed.size}`);
       const actual = await hashEntry(entry, entry.name === DATABASE_FILE ? dumpFile : null);
       if (actual !== listed.sha256) {
         throw refuse(`${entry.name} does not match its sha256 (${actual}, the manifest says ${listed.sha256})`);
@@ -195,7 +203,8 @@ async function hashEntry(entry: ArchiveEntry, copyTo: string | null): Promise<st
     hash.update(chunk);
     if (out && !out.write(chunk)) await once(out, "drain");
   }
-  if (out) await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  if (out)
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   return hash.digest("hex");
 }
 
@@ -212,7 +221,8 @@ async function restoreMedia(options: RestoreOptions, manifest: Manifest): Promis
         return;
       }
       const bytes = await readEntry(entry, object.sizeBytes);
-      if (sha256(bytes) !== digest) throw new BackupError(`${entry.name} changed since it was verified; nothing was restored.`);
+      if (sha256(bytes) !== digest)
+        throw new BackupError(`${entry.name} changed since it was verified; nothing was restored.`);
       const key = contentKey(digest);
       await options.media.backend.put(key, bytes, object.mediaType);
       written.push(key);

@@ -38,8 +38,12 @@ describe("checkMetricsAccess", () => {
     expect(codeOf(() => checkMetricsAccess(req(), { token: undefined, socketAddress: "127.0.0.1" }))).toBe("allowed");
     expect(codeOf(() => checkMetricsAccess(req(), { token: undefined, socketAddress: "::1" }))).toBe("allowed");
     const forged = req({ "x-forwarded-for": "127.0.0.1", "x-real-ip": "127.0.0.1" });
-    expect(codeOf(() => checkMetricsAccess(forged, { token: undefined, socketAddress: "203.0.113.7" }))).toBe("metrics.local_only");
-    expect(codeOf(() => checkMetricsAccess(forged, { token: undefined, socketAddress: undefined }))).toBe("metrics.local_only");
+    expect(codeOf(() => checkMetricsAccess(forged, { token: undefined, socketAddress: "203.0.113.7" }))).toBe(
+      "metrics.local_only",
+    );
+    expect(codeOf(() => checkMetricsAccess(forged, { token: undefined, socketAddress: undefined }))).toBe(
+      "metrics.local_only",
+    );
   });
 
   it("with a token, requires it from everyone, loopback included", () => {
@@ -51,7 +55,11 @@ describe("checkMetricsAccess", () => {
     expect(codeOf(() => checkMetricsAccess(req({ authorization: `Basic ${TOKEN}` }), opts("127.0.0.1")))).toBe(
       "metrics.token_invalid",
     );
-    expect(codeOf(() => checkMetricsAccess(req({ authorization: `Bearer ${TOKEN}` }), opts("203.0.113.7")))).toBe("allowed");
-    expect(codeOf(() => checkMetricsAccess(req({ authorization: `bearer ${TOKEN}` }), opts("127.0.0.1")))).toBe("allowed");
+    expect(codeOf(() => checkMetricsAccess(req({ authorization: `Bearer ${TOKEN}` }), opts("203.0.113.7")))).toBe(
+      "allowed",
+    );
+    expect(codeOf(() => checkMetricsAccess(req({ authorization: `bearer ${TOKEN}` }), opts("127.0.0.1")))).toBe(
+      "allowed",
+    );
   });
 });

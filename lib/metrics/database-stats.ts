@@ -49,7 +49,9 @@ export async function databaseStats(now = Date.now()): Promise<DatabaseStats> {
       linksOnline: links.rows.map((r) => ({ runner: r.runner, pool: r.pool, count: Number(r.count) })),
       dispatch: {
         placed,
-        quantiles: placed ? DISPATCH_QUANTILES.map((q, i) => ({ quantile: q, seconds: Math.max(0, quantiles[i] ?? 0) })) : [],
+        quantiles: placed
+          ? DISPATCH_QUANTILES.map((q, i) => ({ quantile: q, seconds: Math.max(0, quantiles[i] ?? 0) }))
+          : [],
       },
     };
   } finally {

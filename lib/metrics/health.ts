@@ -75,7 +75,11 @@ async function databaseChecks(): Promise<Pick<Readiness["checks"], "database" | 
       "PostgreSQL",
     );
     if (!table.rows[0]?.t) return new Set<string>();
-    const rows = await withTimeout(probePool().query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL), PROBE_TIMEOUT_MS, "PostgreSQL");
+    const rows = await withTimeout(
+      probePool().query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL),
+      PROBE_TIMEOUT_MS,
+      "PostgreSQL",
+    );
     return new Set(rows.rows.map((r) => r.migration_name));
   });
   const database = { ok: true, ms: ping.ms };
@@ -86,14 +90,23 @@ async function databaseChecks(): Promise<Pick<Readiness["checks"], "database" | 
   if (!names.length) {
     return {
       database,
-      migrations: { ok: false, ms: applied.ms, message: "no migrations found under prisma/migrations: the deployment is incomplete" },
+      migrations: {
+        ok: false,
+        ms: applied.ms,
+        message: "no migrations found under prisma/migrations: the deployment is incomplete",
+      },
     };
   }
   const pending = names.filter((n) => !applied.value!.has(n));
   return {
     database,
     migrations: pending.length
-      ? { ok: false, ms: applied.ms, pending, message: `${pending.length} migration(s) not applied: run npm run db:migrate` }
+      ? {
+          ok: false,
+          ms: applied.ms,
+          pending,
+          message: `${pending.length} migration(s) not applied: run npm run db:migrate`,
+        }
       : { ok: true, ms: applied.ms },
   };
 }
@@ -122,7 +135,12 @@ async function redisChecks(): Promise<Pick<Readiness["checks"], "redis" | "queue
   return {
     redis,
     queues: late.length
-      ? { ok: false, ms: stats.ms, lagMs, message: `jobs overdue for more than ${limit / 1000} s in ${late.join(", ")}: is a worker host running?` }
+      ? {
+          ok: false,
+          ms: stats.ms,
+          lagMs,
+          message: `jobs overdue for more than ${limit / 1000} s in ${late.join(", ")}: is a worker host running?`,
+        }
       : { ok: true, ms: stats.ms, lagMs },
   };
 }
@@ -136,7 +154,9 @@ async function evaluate(): Promise<Readiness> {
     ...rd,
   };
   const failed = Object.values(checks).filter((c) => !c.ok && !c.message?.startsWith("not checked"));
-  return failed.length ? { ready: false, reason: failed.map((c) => c.message).join("; "), checks } : { ready: true, checks };
+  return failed.length
+    ? { ready: false, reason: failed.map((c) => c.message).join("; "), checks }
+    : { ready: true, checks };
 }
 
 const readinessCache = cached(READINESS_TTL_MS, evaluate);

@@ -53,7 +53,9 @@ describe("request metrics in route()", () => {
     expect(sum).toBeGreaterThanOrEqual(0.05);
     const fast = json.values.find(
       (v) =>
-        v.metricName === "openvibe_http_request_duration_seconds_bucket" && v.labels.route === "/api/slow" && (v.labels as Record<string, unknown>).le === 0.025,
+        v.metricName === "openvibe_http_request_duration_seconds_bucket" &&
+        v.labels.route === "/api/slow" &&
+        (v.labels as Record<string, unknown>).le === 0.025,
     )?.value;
     expect(fast).toBe(0);
   });

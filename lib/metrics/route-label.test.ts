@@ -16,7 +16,9 @@ describe("routeLabel", () => {
 
   it("matches decoded segments and catch-alls", () => {
     expect(routeLabel("/api/v1/search/a%20b", { q: "a b" })).toBe("/api/v1/search/[q]");
-    expect(routeLabel("/api/auth/callback/github", { nextauth: ["callback", "github"] })).toBe("/api/auth/[...nextauth]");
+    expect(routeLabel("/api/auth/callback/github", { nextauth: ["callback", "github"] })).toBe(
+      "/api/auth/[...nextauth]",
+    );
   });
 
   it("takes params left to right, so a value equal to a later literal segment lands on its own place", () => {

@@ -61,11 +61,17 @@ function gauge<L extends string>(
 }
 
 function registerStoreGauges(registry: Registry): void {
-  gauge(registry, "openvibe_metrics_source_up", "Whether the store answered this scrape (1) or not (0).", ["source"], async (g) => {
-    const [q, d] = await Promise.all([settle(queues), settle(database)]);
-    g.set({ source: "redis" }, q ? 1 : 0);
-    g.set({ source: "postgresql" }, d ? 1 : 0);
-  });
+  gauge(
+    registry,
+    "openvibe_metrics_source_up",
+    "Whether the store answered this scrape (1) or not (0).",
+    ["source"],
+    async (g) => {
+      const [q, d] = await Promise.all([settle(queues), settle(database)]);
+      g.set({ source: "redis" }, q ? 1 : 0);
+      g.set({ source: "postgresql" }, d ? 1 : 0);
+    },
+  );
   gauge(registry, "openvibe_queue_jobs", "Jobs in each BullMQ queue by state.", ["queue", "state"], async (g) => {
     for (const q of (await settle(queues)) ?? []) {
       for (const [state, count] of Object.entries(q.counts)) g.set({ queue: q.queue, state }, count);
@@ -83,9 +89,15 @@ function registerStoreGauges(registry: Registry): void {
   gauge(registry, "openvibe_run_jobs", "Run jobs by state.", ["state"], async (g) => {
     for (const r of (await settle(database))?.jobsByState ?? []) g.set({ state: r.state }, r.count);
   });
-  gauge(registry, "openvibe_skill_versions", "Skill versions by scan verdict (scanning until stored).", ["status"], async (g) => {
-    for (const r of (await settle(database))?.versionsByStatus ?? []) g.set({ status: r.status }, r.count);
-  });
+  gauge(
+    registry,
+    "openvibe_skill_versions",
+    "Skill versions by scan verdict (scanning until stored).",
+    ["status"],
+    async (g) => {
+      for (const r of (await settle(database))?.versionsByStatus ?? []) g.set({ status: r.status }, r.count);
+    },
+  );
   gauge(
     registry,
     "openvibe_links_online",
@@ -103,7 +115,8 @@ function registerStoreGauges(registry: Registry): void {
     `Run job created → placed on a Link, quantiles over the jobs placed in the last ${DISPATCH_WINDOW_MS / 60_000} minutes.`,
     ["quantile"],
     async (g) => {
-      for (const q of (await settle(database))?.dispatch.quantiles ?? []) g.set({ quantile: String(q.quantile) }, q.seconds);
+      for (const q of (await settle(database))?.dispatch.quantiles ?? [])
+        g.set({ quantile: String(q.quantile) }, q.seconds);
     },
   );
   gauge(
@@ -119,9 +132,15 @@ function registerStoreGauges(registry: Registry): void {
   gauge(registry, "openvibe_ledger_entries", "Ledger entries by kind.", ["kind"], async (g) => {
     for (const r of (await settle(ledger)) ?? []) g.set({ kind: r.kind }, r.entries);
   });
-  gauge(registry, "openvibe_ledger_amount_micros", "Sum of ledger amounts by kind, in micro-units.", ["kind"], async (g) => {
-    for (const r of (await settle(ledger)) ?? []) g.set({ kind: r.kind }, Number(r.amountMicros));
-  });
+  gauge(
+    registry,
+    "openvibe_ledger_amount_micros",
+    "Sum of ledger amounts by kind, in micro-units.",
+    ["kind"],
+    async (g) => {
+      for (const r of (await settle(ledger)) ?? []) g.set({ kind: r.kind }, Number(r.amountMicros));
+    },
+  );
 }
 
 /** The Prometheus text exposition of this process, and its content type. */

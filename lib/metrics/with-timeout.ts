@@ -2,7 +2,10 @@
 // pool) must turn into an answer within a known time, never into a request that never ends.
 
 export class ProbeTimeoutError extends Error {
-  constructor(readonly what: string, readonly ms: number) {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
     super(`${what} did not answer within ${ms} ms`);
     this.name = "ProbeTimeoutError";
   }

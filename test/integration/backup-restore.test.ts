@@ -51,11 +51,15 @@ async function emptyDatabase(): Promise<string> {
 
 function cli(command: "backup" | "restore", args: string[], target: { databaseUrl: string; dataDir: string }) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/backup.ts", command, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir, BLOB_READ_WRITE_TOKEN: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/backup.ts", command, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: target.databaseUrl, DATA_DIR: target.dataDir, BLOB_READ_WRITE_TOKEN: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (out += d.toString()));
@@ -85,7 +89,9 @@ async function restoreHere(file: string, target: { databaseUrl: string; dataDir:
 /** Every public table with its row count and a digest of all its rows. */
 async function snapshot(url: string): Promise<Record<string, { rows: number; digest: string }>> {
   return withClient(url, async (c) => {
-    const tables = await c.query<{ t: string }>("select tablename as t from pg_tables where schemaname = 'public' order by 1");
+    const tables = await c.query<{ t: string }>(
+      "select tablename as t from pg_tables where schemaname = 'public' order by 1",
+    );
     const out: Record<string, { rows: number; digest: string }> = {};
     for (const { t } of tables.rows) {
       const r = await c.query<{ n: string; d: string | null }>(
@@ -107,14 +113,23 @@ async function balances(url: string): Promise<Record<string, string>> {
 }
 
 async function mediaRows(url: string) {
-  return withClient(url, async (c) =>
-    (await c.query<{ id: string; sha256: string; storageKey: string }>(`select id, sha256, "storageKey" from "MediaObject" order by id`)).rows,
+  return withClient(
+    url,
+    async (c) =>
+      (
+        await c.query<{ id: string; sha256: string; storageKey: string }>(
+          `select id, sha256, "storageKey" from "MediaObject" order by id`,
+        )
+      ).rows,
   );
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
@@ -141,7 +156,9 @@ async function rewriteArchive(
   const writing = pipeline(pack as unknown as NodeJS.ReadableStream, createGzip(), createWriteStream(to));
   for (const e of [...entries.map((x) => ({ name: x.name, bytes: edit(x.name, x.bytes) })), ...extra]) {
     const bytes = e.bytes;
-    await new Promise<void>((resolve, reject) => pack.entry({ name: e.name, size: bytes.length }, bytes, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name: e.name, size: bytes.length }, bytes, (err) => (err ? reject(err) : resolve())),
+    );
   }
   pack.finalize();
   await writing;
@@ -157,7 +174,13 @@ beforeAll(async () => {
   await recordTopUp({ userId: people[0]!.id, amountMicros: 5_000_000n, paymentId: "backup-a", memo: "test" });
   await recordTopUp({ userId: people[1]!.id, amountMicros: 1_250_000n, paymentId: "backup-b", memo: "test" });
   await env.db.ledgerEntry.create({
-    data: { userId: people[0]!.id, kind: "charge", amountMicros: -730_001n, idempotencyKey: "backup-charge", memo: "test" },
+    data: {
+      userId: people[0]!.id,
+      kind: "charge",
+      amountMicros: -730_001n,
+      idempotencyKey: "backup-charge",
+      memo: "test",
+    },
   });
   archive = path.join(work, "instance.tar.gz");
 }, 180_000);
@@ -240,7 +263,10 @@ describe("npm run backup, then npm run restore", () => {
 
   it("refuses a database that is not empty, and changes nothing there", async () => {
     const before = await snapshot(restored.databaseUrl);
-    const result = await cli("restore", [archive], { databaseUrl: restored.databaseUrl, dataDir: path.join(work, "unused-1") });
+    const result = await cli("restore", [archive], {
+      databaseUrl: restored.databaseUrl,
+      dataDir: path.join(work, "unused-1"),
+    });
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/✖ Restore: The database ".*" is not empty .* Restore only goes into an empty database/);
     expect(await snapshot(restored.databaseUrl)).toEqual(before);
@@ -273,7 +299,9 @@ describe("npm run backup, then npm run restore", () => {
     const edited = path.join(work, "edited.tar.gz");
     const target = { databaseUrl: await emptyDatabase(), dataDir: path.join(work, "edited-target") };
     await rewriteArchive(archive, edited, (name, bytes) =>
-      name === "manifest.json" ? Buffer.from(bytes.toString().replace('"format": "openvibe-backup@1"', '"format":"openvibe-backup@1"')) : bytes,
+      name === "manifest.json"
+        ? Buffer.from(bytes.toString().replace('"format": "openvibe-backup@1"', '"format":"openvibe-backup@1"'))
+        : bytes,
     );
     const { error } = await restoreHere(edited, target);
     expect(error).toMatch(/SHA256SUMS does not match manifest\.json/);
@@ -283,7 +311,9 @@ describe("npm run backup, then npm run restore", () => {
   it("refuses an archive with a file the manifest does not list", async () => {
     const extra = path.join(work, "extra.tar.gz");
     const target = { databaseUrl: await emptyDatabase(), dataDir: path.join(work, "extra-target") };
-    await rewriteArchive(archive, extra, (_name, bytes) => bytes, [{ name: "../../etc/cron.d/x", bytes: Buffer.from("* * * * * root true\n") }]);
+    await rewriteArchive(archive, extra, (_name, bytes) => bytes, [
+      { name: "../../etc/cron.d/x", bytes: Buffer.from("* * * * * root true\n") },
+    ]);
     const { error } = await restoreHere(extra, target);
     expect(error).toMatch(/it holds "\.\.\/\.\.\/etc\/cron\.d\/x", which the manifest does not list/);
     expect(Object.keys(await snapshot(target.databaseUrl))).toEqual([]);
@@ -346,9 +376,9 @@ describe("with Vercel Blob as the Media store", () => {
       for (const row of rows) expect(sha256(fake.blobs.get(`media/${row.storageKey}`)!.bytes)).toBe(row.sha256);
 
       // A second restore into the same (now non-empty) Blob store is refused.
-      await expect(restoreBackup({ archive, databaseUrl: await emptyDatabase(), media: target, env: process.env })).rejects.toThrow(
-        /The Media store \(the Vercel Blob store of BLOB_READ_WRITE_TOKEN\) is not empty/,
-      );
+      await expect(
+        restoreBackup({ archive, databaseUrl: await emptyDatabase(), media: target, env: process.env }),
+      ).rejects.toThrow(/The Media store \(the Vercel Blob store of BLOB_READ_WRITE_TOKEN\) is not empty/);
 
       const again = path.join(work, "from-blob.tar.gz");
       const backedUp = await createBackup({ databaseUrl, media: target.backend, out: again, env: process.env });

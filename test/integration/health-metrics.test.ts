@@ -81,7 +81,8 @@ describe("GET /api/health/ready", () => {
     expect(status).toBe(200);
     expect(retryAfter).toBeNull();
     expect(body.status).toBe("ready");
-    for (const name of ["process", "database", "migrations", "redis", "queues"]) expect(body.checks[name]?.ok).toBe(true);
+    for (const name of ["process", "database", "migrations", "redis", "queues"])
+      expect(body.checks[name]?.ok).toBe(true);
     expect(Object.keys(body.checks.queues!.lagMs!).sort()).toEqual(["dispatch", "scan"]);
   });
 
@@ -196,7 +197,9 @@ describe("GET /api/metrics", () => {
     const { status, type, text } = await scrapeText({ "x-forwarded-for": "203.0.113.9" });
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(sample(text, 'openvibe_http_request_duration_seconds_count{method="GET",route="/api/health/live",status="200"}')).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, 'openvibe_http_request_duration_seconds_count{method="GET",route="/api/health/live",status="200"}'),
+    ).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^process_cpu_seconds_total /m);
     expect(sample(text, 'openvibe_metrics_source_up{source="postgresql"}')).toBe(1);
     expect(sample(text, 'openvibe_metrics_source_up{source="redis"}')).toBe(1);
@@ -217,9 +220,12 @@ describe("GET /api/metrics", () => {
 
   it("refuses a request with no known socket (X-Forwarded-For is never trusted)", async () => {
     const { GET } = await import("../../app/api/metrics/route");
-    const res = await GET(new Request("http://localhost/api/metrics", { headers: { "x-forwarded-for": "127.0.0.1" } }), {
-      params: Promise.resolve({}),
-    });
+    const res = await GET(
+      new Request("http://localhost/api/metrics", { headers: { "x-forwarded-for": "127.0.0.1" } }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("metrics.local_only");
   });
@@ -298,7 +304,10 @@ describe("when the stores are down", () => {
 
   it("never hangs on a store that accepts the connection and then says nothing", async () => {
     const silent = await silentServer();
-    const lib = await freshLib(`postgresql://postgres@127.0.0.1:${silent.port}/none`, `redis://127.0.0.1:${silent.port}/0`);
+    const lib = await freshLib(
+      `postgresql://postgres@127.0.0.1:${silent.port}/none`,
+      `redis://127.0.0.1:${silent.port}/0`,
+    );
     try {
       const started = Date.now();
       const result = await lib.readiness();

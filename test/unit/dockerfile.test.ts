@@ -31,7 +31,8 @@ describe("Dockerfile", () => {
     expect(arg?.getProperty()?.getValue()).toMatch(/^node:20(\.\d+)*-bookworm-slim$/);
     for (const copy of dockerfile.getCOPYs()) {
       const from = copy.getFromFlag()?.getValue();
-      if (from) expect(stages.slice(0, stages.indexOf(stageOf(copy.getRange().start.line)!.getBuildStage()))).toContain(from);
+      if (from)
+        expect(stages.slice(0, stages.indexOf(stageOf(copy.getRange().start.line)!.getBuildStage()))).toContain(from);
     }
   });
 
@@ -68,7 +69,8 @@ describe("Dockerfile", () => {
     const script = path.join(ROOT, "scripts/docker-entrypoint.sh");
     accessSync(script, constants.X_OK);
     const body = readFileSync(script, "utf8");
-    for (const role of ["web", "workers", "migrate", "backup", "restore"]) expect(body).toMatch(new RegExp(`^\\s+${role}\\) exec `, "m"));
+    for (const role of ["web", "workers", "migrate", "backup", "restore"])
+      expect(body).toMatch(new RegExp(`^\\s+${role}\\) exec `, "m"));
     for (const file of body.matchAll(/\b((?:workers|scripts)\/[\w-]+\.ts|node_modules\/next\/dist\/bin\/next)\b/g)) {
       expect(existsSync(path.join(ROOT, file[1]!)), file[1]).toBe(true);
     }

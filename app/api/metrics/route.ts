@@ -4,7 +4,8 @@ import { checkMetricsAccess, requestSocketAddress, scrape } from "@/lib/metrics"
 
 /** Prometheus metrics: with METRICS_TOKEN as a bearer token, or from a loopback socket when no token is set. */
 export const GET = route({
-  auth: async (req) => checkMetricsAccess(req, { token: config().METRICS_TOKEN, socketAddress: requestSocketAddress() }),
+  auth: async (req) =>
+    checkMetricsAccess(req, { token: config().METRICS_TOKEN, socketAddress: requestSocketAddress() }),
   handler: async () => {
     const { body, contentType } = await scrape();
     return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
