@@ -51,11 +51,11 @@ ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
     DATA_DIR=/data
-# The app's files stay owned by root (read-only to the server); only DATA_DIR is writable. Dev
-# dependencies stay: the worker host and migrations run TypeScript through tsx and Prisma's
-# WebAssembly schema engine.
+# The app's files stay owned by root (read-only to the server); only DATA_DIR and Next's cache
+# folder are writable. Dev dependencies stay: the worker host and migrations run TypeScript
+# through tsx and Prisma's WebAssembly schema engine.
 COPY --from=build /app /app
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data /app/.next/cache && chown node:node /data /app/.next/cache
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

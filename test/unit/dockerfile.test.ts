@@ -55,12 +55,12 @@ describe("Dockerfile", () => {
     expect(apt[0]).toMatch(/apt-get install --yes --no-install-recommends tini postgresql-client/);
   });
 
-  it("runs as the unprivileged node user, with only DATA_DIR writable", () => {
+  it("runs as the unprivileged node user, with only DATA_DIR and Next's cache writable", () => {
     const runtimeLine = froms.at(-1)!.getRange().start.line;
     const users = instructions.filter((i) => i.getKeyword() === "USER" && i.getRange().start.line > runtimeLine);
     expect(users.map((u) => u.getArgumentsContent())).toEqual(["node"]);
     expect(text).toMatch(/DATA_DIR=\/data/);
-    expect(text).toMatch(/chown node:node \/data/);
+    expect(text).toMatch(/chown node:node \/data \/app\/\.next\/cache\n/);
   });
 
   it("starts through tini and an entrypoint whose roles run files that exist", () => {
