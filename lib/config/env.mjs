@@ -13,6 +13,14 @@ const url = (what, example) =>
     }
   }, `must be a URL, e.g. ${example}`);
 
+/** An integer from the environment within [min, max]. @param {number} min @param {number} max */
+const bounded = (min, max) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -39,6 +47,13 @@ const schema = z
     BLOB_API_URL: url("the Vercel Blob API base URL (only for a self-hosted or test endpoint)", "http://127.0.0.1:9000")
       .optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    // Bounds that keep a request from hanging on a store that is down (answered 503, see lib/errors/outage.ts).
+    DB_POOL_MAX: bounded(1, 100).default(10),
+    DB_CONNECT_TIMEOUT_MS: bounded(100, 60_000).default(5_000),
+    DB_STATEMENT_TIMEOUT_MS: bounded(100, 600_000).default(20_000),
+    REDIS_CONNECT_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
+    REDIS_COMMAND_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
+    RETRY_AFTER_S: bounded(1, 3_600).default(5),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

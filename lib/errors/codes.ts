@@ -119,6 +119,7 @@ export const ERROR_STATUS = {
   "billing.payment_failed": 402,
   "billing.filter_invalid": 422,
   "billing.cursor_invalid": 422,
+  "service.unavailable": 503,
   "internal": 500,
 } as const satisfies Record<string, number>;
 
