@@ -1,10 +1,10 @@
 // `openvibe-link exec` as authors run it: the real launcher, the real sandbox, one JSON line.
 import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../test/helpers/temp-dir";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.join(root, "link", "bin", "openvibe-link.mjs");
@@ -12,15 +12,10 @@ let dir: string;
 let inputFile: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "ov-exec-"));
-  inputFile = path.join(dir, "..", `${path.basename(dir)}-input.json`);
+  dir = tempDir("exec");
+  inputFile = path.join(tempDir("exec-input"), "input.json");
   writeFileSync(inputFile, JSON.stringify({ name: "world" }));
   writeFileSync(path.join(dir, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name})))`);
-});
-
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(inputFile, { force: true });
 });
 
 function exec(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -133,7 +128,7 @@ describe("openvibe-link exec", () => {
   });
 
   it("says how to pair when run before pairing", () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), "ov-link-home-"));
+    const home = tempDir("link-home");
     const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("link.not_paired");

@@ -2,12 +2,13 @@
 // on, `run`; an agent calls a tool, the person approves, the Link runs it in the sandbox and the
 // agent gets the result as untrusted data. Then the Link is killed mid-job: the job is placed again.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { serveRoutes } from "../helpers/route-server";
+import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
@@ -22,6 +23,8 @@ const children: ChildProcess[] = [];
 function linkEnv() {
   return {
     PATH: process.env.PATH,
+    // The run's own temp folder (npm test), where the Link's job folders belong too.
+    TMPDIR: process.env.TMPDIR,
     HOME: home,
     OPENVIBE_LINK_HOME: path.join(home, "link"),
   } as unknown as NodeJS.ProcessEnv;
@@ -76,7 +79,7 @@ async function waitStep(id: string) {
 
 beforeAll(async () => {
   env = await setupIntegration("linkrun");
-  home = await mkdtemp(path.join(tmpdir(), "ov-linkrun-"));
+  home = tempDir("linkrun");
   const r = (p: string) => import(p);
   const routes = {
     pair: await r("../../app/api/link/v1/pair/route"),
