@@ -70,8 +70,13 @@ test.beforeAll(() => {
   linkHome = tempDir("e2e-link");
 });
 
-test.afterAll(() => {
-  link?.kill("SIGTERM");
+test.afterAll(async () => {
+  // Stopped the way a person stops it, so its sandbox removes its own folders before its home goes.
+  if (link && link.exitCode === null && link.signalCode === null) {
+    const exited = new Promise((resolve) => link!.once("exit", resolve));
+    link.kill("SIGTERM");
+    await exited;
+  }
   removeTempDirs();
 });
 

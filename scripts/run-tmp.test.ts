@@ -18,6 +18,9 @@ describe("run temp folder", () => {
     mkdirSync(path.join(run, "openvibe-link-0"));
     mkdirSync(path.join(run, "tsx-0"));
     mkdirSync(path.join(run, "playwright_chromiumdev_profile-q"));
+    // An empty Link work folder holds nothing; one with a job folder left in it does.
+    expect(tempLeftovers(run)).toEqual(["ov-exec-input.json", "ov-linkrun-x1y2z3"]);
+    mkdirSync(path.join(run, "openvibe-link-0", "job-1-abc"));
     expect(tempLeftovers(run)).toEqual(["openvibe-link-0", "ov-exec-input.json", "ov-linkrun-x1y2z3"]);
   });
 

@@ -27,7 +27,7 @@ import {
   step,
   waitForHttp,
 } from "./provision.mjs";
-import { makeRunTmp, tempLeftovers } from "./run-tmp.mjs";
+import { makeRunTmp, peek, tempLeftovers } from "./run-tmp.mjs";
 import { NEXT_BIN, buildIfStale, startChild, stopChildren } from "./start.mjs";
 
 const SUITES = ["static", "unit", "integration", "sandbox", "e2e"];
@@ -271,7 +271,10 @@ function reportTempLeftovers(runTmp) {
     return;
   }
   console.error(`✖ Temp folder: the tests left ${left.length} entr${left.length === 1 ? "y" : "ies"} behind:`);
-  for (const name of left) console.error(`    ${name}`);
+  for (const name of left) {
+    const inside = peek(path.join(runTmp, name));
+    console.error(`    ${name}${inside.length ? `  (holds ${inside.join(", ")})` : ""}`);
+  }
   console.error("  Make temp folders with tempDir() from test/helpers/temp-dir.ts, which always removes them.");
   record("temp folder", 0, left.length, `left behind: ${left.join(", ")}`);
 }

@@ -120,8 +120,18 @@ beforeAll(async () => {
   agentToken = (await createAgent(person.id, { name: "helper-bot" })).token;
 }, 180_000);
 
+/** Stops a Link the way a person does (its sandbox then removes its own folders), SIGKILL if it hangs. */
+async function stopLink(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  await Promise.all(children.map(stopLink));
   await server?.close();
   await (await import("../../lib/runs")).dispatchQueue().close();
   await (await import("../../lib/registry")).scanQueue().close();
