@@ -17,7 +17,11 @@ const uid = () => `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
 let linkHome: string;
 let link: ChildProcess | undefined;
 const linkEnv = () =>
-  ({ PATH: process.env.PATH ?? "", TMPDIR: process.env.TMPDIR, OPENVIBE_LINK_HOME: linkHome }) as unknown as NodeJS.ProcessEnv;
+  ({
+    PATH: process.env.PATH ?? "",
+    TMPDIR: process.env.TMPDIR,
+    OPENVIBE_LINK_HOME: linkHome,
+  }) as unknown as NodeJS.ProcessEnv;
 
 function linkCli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {

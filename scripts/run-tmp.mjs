@@ -18,7 +18,8 @@ export function makeRunTmp(runId, parent = tmpdir()) {
   for (const entry of readdirSync(parent)) {
     if (!entry.startsWith(RUN_TMP_PREFIX)) continue;
     const pid = Number(entry.slice(RUN_TMP_PREFIX.length).split("-")[0]);
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(path.join(parent, entry), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid))
+      rmSync(path.join(parent, entry), { recursive: true, force: true });
   }
   const dir = path.join(parent, `${RUN_TMP_PREFIX}${process.pid}-${runId}`);
   // Others may pass through but not list it: the Link sandbox runs tools as another uid, and bwrap

@@ -86,7 +86,6 @@ export async function buildIfStale(env, fingerprint, { force = false } = {}) {
   step("Build", `done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-
 /**
  * Where and how this start listens, and what that allows.
  * @param {Record<string, string | undefined>} [env]
@@ -208,8 +207,8 @@ async function main() {
 
   const where = plan.loopbackListener
     ? `listening on ${host}:${port}, this machine only (HOST=0.0.0.0 opens it to the network)`
-    : `listening on ${host}:${port}: reachable from other machines`;
-  step("Ready", `${appUrl}  (${where}; Ctrl-C stops)`);
+    : `listening on ${host}:${port}, reachable from other machines`;
+  step("Ready", `${appUrl} — ${where}. Ctrl-C stops.`);
   if (plan.showDemoSignIn) step("Demo sign-in", `${DEMO.email} / ${DEMO.password}`);
   else step("Demo sign-in", "not shown: the site is not on this machine only (no demo account is made for it)");
 }

@@ -27,7 +27,11 @@ describe("listenPlan", () => {
       showDemoSignIn: false,
       link: "off (the site is not on loopback only)",
     });
-    expect(listenPlan({ HOST: "::1", PORT: "3100" }, [])).toMatchObject({ loopbackListener: true, link: "on", port: 3100 });
+    expect(listenPlan({ HOST: "::1", PORT: "3100" }, [])).toMatchObject({
+      loopbackListener: true,
+      link: "on",
+      port: 3100,
+    });
   });
 
   it("a production APP_URL never gets a local Link or the demo sign-in, even on a loopback listener", () => {

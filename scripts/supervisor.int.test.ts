@@ -101,7 +101,9 @@ describe("Supervisor", () => {
     s.add("workers", { command: node, args: ["-e", "console.error('no Redis'); process.exit(3)"], env: process.env });
     await until("the crash report", () => lines.find((l) => l.includes("keeps crashing")), 30_000);
     const report = lines.find((l) => l.includes("keeps crashing"))!;
-    expect(report).toMatch(/^✖ workers keeps crashing: 4 times in a row, each within 60 s of starting \(last: exit 3\)/);
+    expect(report).toMatch(
+      /^✖ workers keeps crashing: 4 times in a row, each within 60 s of starting \(last: exit 3\)/,
+    );
     expect(report).toContain("Ctrl-C stops everything");
     await until("two more restarts", () => s.services.get("workers")!.delays.length >= 6, 30_000);
     expect(s.services.get("workers")!.delays.slice(0, 6)).toEqual([100, 200, 400, 800, 800, 800]);

@@ -49,7 +49,7 @@ export async function stopChildren(children, graceMs = 10_000) {
   for (const c of children) if (c.pid !== undefined) signalGroup(c, "SIGKILL");
 }
 
-const describeExit = ({ code, signal, error }) => (error ? error.message : signal ?? `exit ${code}`);
+const describeExit = ({ code, signal, error }) => (error ? error.message : (signal ?? `exit ${code}`));
 const seconds = (ms) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
 
 export const DEFAULT_POLICY = {

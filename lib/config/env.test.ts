@@ -28,8 +28,12 @@ describe("store timeouts", () => {
   });
 
   it("refuse what would not bound anything, naming the variable", () => {
-    expect(() => parseConfig({ ...base, DB_CONNECT_TIMEOUT_MS: "0" })).toThrow(/DB_CONNECT_TIMEOUT_MS must be at least 100/);
-    expect(() => parseConfig({ ...base, REDIS_COMMAND_TIMEOUT_MS: "soon" })).toThrow(/REDIS_COMMAND_TIMEOUT_MS must be a whole number/);
+    expect(() => parseConfig({ ...base, DB_CONNECT_TIMEOUT_MS: "0" })).toThrow(
+      /DB_CONNECT_TIMEOUT_MS must be at least 100/,
+    );
+    expect(() => parseConfig({ ...base, REDIS_COMMAND_TIMEOUT_MS: "soon" })).toThrow(
+      /REDIS_COMMAND_TIMEOUT_MS must be a whole number/,
+    );
     expect(() => parseConfig({ ...base, DB_POOL_MAX: "1.5" })).toThrow(/DB_POOL_MAX must be a whole number/);
   });
 });

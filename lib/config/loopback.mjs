@@ -8,7 +8,11 @@
  * @param {string} host a host name or address, IPv6 with or without brackets
  */
 export function isLoopbackHost(host) {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (h === "localhost" || h.endsWith(".localhost")) return true;
   if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
   const v4 = h.replace(/^::ffff:/, "");

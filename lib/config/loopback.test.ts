@@ -7,10 +7,17 @@ describe("isLoopbackHost", () => {
     (host) => expect(isLoopbackHost(host)).toBe(true),
   );
 
-  it.each(["0.0.0.0", "::", "192.168.1.10", "10.0.0.1", "example.com", "localhost.example.com", "128.0.0.1", "127.0.0.256", ""])(
-    "%s does not",
-    (host) => expect(isLoopbackHost(host)).toBe(false),
-  );
+  it.each([
+    "0.0.0.0",
+    "::",
+    "192.168.1.10",
+    "10.0.0.1",
+    "example.com",
+    "localhost.example.com",
+    "128.0.0.1",
+    "127.0.0.256",
+    "",
+  ])("%s does not", (host) => expect(isLoopbackHost(host)).toBe(false));
 });
 
 describe("isLoopbackUrl", () => {

@@ -8,7 +8,12 @@ import { AppError } from "./index";
 /** Prisma codes for "cannot reach / timed out / pool exhausted". P2028 only when a transaction could not start. */
 const PRISMA_OUTAGE_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
 /** Kinds the driver adapter gives socket and capacity failures (@prisma/driver-adapter-utils). */
-const ADAPTER_OUTAGE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const ADAPTER_OUTAGE_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+]);
 /** Socket errors of Node's net/dns layer. */
 const SOCKET_CODES = new Set([
   "ECONNREFUSED",
@@ -37,7 +42,14 @@ const REDIS_MESSAGES = [
 ];
 const REDIS_NAMES = new Set(["MaxRetriesPerRequestError", "RedisDeadlineError", "ConnectionClosedError"]);
 
-type Inspectable = { name?: unknown; code?: unknown; message?: unknown; meta?: unknown; cause?: unknown; errors?: unknown };
+type Inspectable = {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  meta?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+};
 
 /** True when err (or anything in its cause chain) says PostgreSQL or Redis is unavailable right now. */
 export function isStoreOutage(err: unknown): boolean {
@@ -93,7 +105,9 @@ function adapterKindIsOutage(cause: unknown): boolean {
  */
 function isPostgresOutageState(code: string): boolean {
   if (!/^[0-9A-Z]{5}$/.test(code)) return false;
-  return code.startsWith("08") || code.startsWith("53") || /^57P0[1-4]$/.test(code) || code === "57014" || code === "55P03";
+  return (
+    code.startsWith("08") || code.startsWith("53") || /^57P0[1-4]$/.test(code) || code === "57014" || code === "55P03"
+  );
 }
 
 /** The answer to an outage: 503 with the seconds after which to try again. */

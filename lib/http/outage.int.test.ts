@@ -87,7 +87,11 @@ const signupRequest = () =>
   new Request("http://localhost/api/v1/auth/signup", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: `outage-${Date.now()}@example.test`, name: "Outage", password: "a long enough password 1" }),
+    body: JSON.stringify({
+      email: `outage-${Date.now()}@example.test`,
+      name: "Outage",
+      password: "a long enough password 1",
+    }),
   });
 
 function pairRequest() {

@@ -14,7 +14,8 @@ const made = new Set<string>();
 
 /** A new empty folder `ov-<name>-XXXXXX` in the temp folder, removed with the others. */
 export function tempDir(name: string): string {
-  if (!/^[a-z0-9-]{1,40}$/.test(name)) throw new Error(`tempDir: use a short kebab-case name, not ${JSON.stringify(name)}`);
+  if (!/^[a-z0-9-]{1,40}$/.test(name))
+    throw new Error(`tempDir: use a short kebab-case name, not ${JSON.stringify(name)}`);
   const dir = mkdtempSync(path.join(tmpdir(), `${TEMP_PREFIXES[0]}${name}-`));
   made.add(dir);
   return dir;
