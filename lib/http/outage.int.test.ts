@@ -10,7 +10,11 @@ const ANSWER_WITHIN_MS = 10_000;
 const REAL_DATABASE = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const REAL_REDIS = process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0";
 
-type Globals = { openvibeDb?: { $disconnect(): Promise<void> }; openvibeRedis?: { disconnect(): void } };
+type Globals = {
+  openvibeDb?: { $disconnect(): Promise<void> };
+  openvibeRedis?: { disconnect(): void };
+  openvibeEvents?: { sub: { disconnect(): void } };
+};
 const globals = globalThis as unknown as Globals;
 
 /** A port nothing listens on (bound, then closed). */
@@ -51,9 +55,11 @@ async function appWith(env: Record<string, string>) {
 }
 
 async function dropClients() {
-  const { openvibeDb, openvibeRedis } = globals;
+  const { openvibeDb, openvibeRedis, openvibeEvents } = globals;
   globals.openvibeDb = undefined;
   globals.openvibeRedis = undefined;
+  globals.openvibeEvents = undefined;
+  openvibeEvents?.sub.disconnect();
   (globalThis as { openvibeScanQueue?: unknown }).openvibeScanQueue = undefined;
   openvibeRedis?.disconnect();
   await openvibeDb?.$disconnect().catch(() => undefined);
@@ -167,5 +173,17 @@ describe("Redis unavailable", () => {
     const { isStoreOutage } = await import("../errors/outage");
     expect(isStoreOutage(err)).toBe(true);
     await app.registry.scanQueue().close();
+  });
+
+  it("a long-poll wait on Redis events still ends at its timeout", async () => {
+    await appWith({ REDIS_URL: `redis://127.0.0.1:${await closedPort()}/0` });
+    const { waitFor } = await import("../events");
+    const started = Date.now();
+    expect(await waitFor(["step:outage"], 300)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
+    const aborted = new AbortController();
+    setTimeout(() => aborted.abort(), 100);
+    expect(await waitFor(["step:outage"], 60_000, aborted.signal)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
   });
 });
