@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../test/helpers/temp-dir";
+import { Sandbox } from "./sandbox/run";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.join(root, "link", "bin", "openvibe-link.mjs");
@@ -129,7 +130,7 @@ describe("openvibe-link exec", () => {
 
   it("says how to pair when run before pairing", () => {
     const home = tempDir("link-home");
-    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
+    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("link.not_paired");
   });
@@ -162,6 +163,13 @@ describe("openvibe-link exec", () => {
       // Never leave a stray tool behind when this test fails.
       for (const pid of sandboxed()) process.kill(Number(pid), "SIGKILL");
       rmSync(path.join(dir, entry));
+      if (runner.exitCode === null && runner.signalCode === null) {
+        const exited = new Promise((resolve) => runner.once("exit", resolve));
+        runner.kill("SIGKILL");
+        await exited;
+      }
+      // The killed Link's job folder goes the way the next Link start removes it: by its sweep.
+      await (await Sandbox.create()).close();
     }
   });
 });
