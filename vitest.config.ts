@@ -9,6 +9,8 @@ const root = import.meta.dirname;
 export default defineConfig({
   resolve: { alias: { "server-only": path.join(root, "test/server-only-stub.ts"), "@": root } },
   test: {
+    // Temp folders made with test/helpers/temp-dir.ts are removed after each file.
+    setupFiles: [path.join(root, "test/helpers/vitest-setup.ts")],
     projects: [
       {
         extends: true,

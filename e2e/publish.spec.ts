@@ -2,11 +2,13 @@
 // path; fix it, check again, publish, and land on the skill page; the same with a .zip archive,
 // chosen and dropped.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makeZip } from "../test/helpers/archives";
+import { removeTempDirs, tempDir } from "../test/helpers/temp-dir";
+
+test.afterAll(removeTempDirs);
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (p: string) => `${BASE}${p}`;
@@ -54,7 +56,7 @@ function document(slug: string, overrides: Record<string, unknown> = {}, tool: R
 
 /** A bundle folder on disk (inside a parent, as a person's folder would be), with a hidden file too. */
 function folder(name: string, doc: object, withCode = true): string {
-  const root = mkdtempSync(path.join(tmpdir(), "ov-e2e-publish-"));
+  const root = tempDir("e2e-publish");
   const dir = path.join(root, name);
   mkdirSync(path.join(dir, "tools"), { recursive: true });
   writeFileSync(path.join(dir, "skill.json"), JSON.stringify(doc, null, 2));

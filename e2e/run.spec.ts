@@ -4,11 +4,10 @@
 // again; with no Link the step says so and offers "Run it on my machine".
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { sandboxSkill } from "../lib/installs/fixtures";
+import { removeTempDirs, tempDir } from "../test/helpers/temp-dir";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (p: string) => `${BASE}${p}`;
@@ -17,7 +16,12 @@ const uid = () => `${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
 
 let linkHome: string;
 let link: ChildProcess | undefined;
-const linkEnv = () => ({ PATH: process.env.PATH ?? "", OPENVIBE_LINK_HOME: linkHome }) as unknown as NodeJS.ProcessEnv;
+const linkEnv = () =>
+  ({
+    PATH: process.env.PATH ?? "",
+    TMPDIR: process.env.TMPDIR,
+    OPENVIBE_LINK_HOME: linkHome,
+  }) as unknown as NodeJS.ProcessEnv;
 
 function linkCli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
@@ -67,12 +71,17 @@ const pendingCard = (page: Page, id: string) =>
   page.locator(`li[data-step-id="${id}"]`).filter({ has: page.getByRole("button", { name: "Approve once" }) });
 
 test.beforeAll(() => {
-  linkHome = mkdtempSync(path.join(tmpdir(), "ov-e2e-link-"));
+  linkHome = tempDir("e2e-link");
 });
 
-test.afterAll(() => {
-  link?.kill("SIGTERM");
-  rmSync(linkHome, { recursive: true, force: true });
+test.afterAll(async () => {
+  // Stopped the way a person stops it, so its sandbox removes its own folders before its home goes.
+  if (link && link.exitCode === null && link.signalCode === null) {
+    const exited = new Promise((resolve) => link!.once("exit", resolve));
+    link.kill("SIGTERM");
+    await exited;
+  }
+  removeTempDirs();
 });
 
 test("agent calls, person approves, a real Link runs it; always allow; a new version asks again", async ({ page }) => {

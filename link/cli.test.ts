@@ -1,10 +1,11 @@
 // `openvibe-link exec` as authors run it: the real launcher, the real sandbox, one JSON line.
 import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../test/helpers/temp-dir";
+import { Sandbox } from "./sandbox/run";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.join(root, "link", "bin", "openvibe-link.mjs");
@@ -12,15 +13,10 @@ let dir: string;
 let inputFile: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(os.tmpdir(), "ov-exec-"));
-  inputFile = path.join(dir, "..", `${path.basename(dir)}-input.json`);
+  dir = tempDir("exec");
+  inputFile = path.join(tempDir("exec-input"), "input.json");
   writeFileSync(inputFile, JSON.stringify({ name: "world" }));
   writeFileSync(path.join(dir, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name})))`);
-});
-
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-  rmSync(inputFile, { force: true });
 });
 
 function exec(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -133,8 +129,8 @@ describe("openvibe-link exec", () => {
   });
 
   it("says how to pair when run before pairing", () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), "ov-link-home-"));
-    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
+    const home = tempDir("link-home");
+    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("link.not_paired");
   });
@@ -167,6 +163,13 @@ describe("openvibe-link exec", () => {
       // Never leave a stray tool behind when this test fails.
       for (const pid of sandboxed()) process.kill(Number(pid), "SIGKILL");
       rmSync(path.join(dir, entry));
+      if (runner.exitCode === null && runner.signalCode === null) {
+        const exited = new Promise((resolve) => runner.once("exit", resolve));
+        runner.kill("SIGKILL");
+        await exited;
+      }
+      // The killed Link's job folder goes the way the next Link start removes it: by its sweep.
+      await (await Sandbox.create()).close();
     }
   });
 });

@@ -1,12 +1,12 @@
 // A job end to end on the Link: pinned inputs fetched by media id and verified before anything runs.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runSkillJob } from "./job";
 import { copyLocalFolder, parseEntry, parsePinnedInputs, type PinnedInput } from "./inputs";
 import { Sandbox } from "./sandbox/run";
+import { removeTempDir, tempDir } from "../test/helpers/temp-dir";
 
 const sandbox = await Sandbox.create();
 const media = new Map<string, Uint8Array>();
@@ -93,8 +93,8 @@ describe("inputs", () => {
   });
 
   it("copies a local tool folder but refuses symlinks in it", () => {
-    const source = mkdtempSync(path.join(os.tmpdir(), "ov-src-"));
-    const target = mkdtempSync(path.join(os.tmpdir(), "ov-dst-"));
+    const source = tempDir("src");
+    const target = tempDir("dst");
     try {
       mkdirSync(path.join(source, "lib"));
       writeFileSync(path.join(source, "tool.js"), "1");
@@ -104,8 +104,8 @@ describe("inputs", () => {
       symlinkSync("/etc/passwd", path.join(source, "lib", "passwd.js"));
       expect(() => copyLocalFolder(source, mkdtempSync(path.join(target, "again-")))).toThrow(expect.objectContaining({ code: "link.exec.symlink" }));
     } finally {
-      rmSync(source, { recursive: true, force: true });
-      rmSync(target, { recursive: true, force: true });
+      removeTempDir(source);
+      removeTempDir(target);
     }
   });
 

@@ -5,14 +5,27 @@
 //
 // `node scripts/provision.mjs stop` stops the local PostgreSQL and Redis that this file started.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-export const DATA_DIR = path.join(ROOT, ".data");
+const DEFAULT_DATA_DIR = path.join(ROOT, ".data");
+/** Where this instance keeps everything it writes (DATA_DIR, default .data in the checkout). */
+export const DATA_DIR = path.resolve(ROOT, process.env.DATA_DIR || DEFAULT_DATA_DIR);
+
+/**
+ * What sets this instance apart on a shared PostgreSQL and Redis: nothing for the default data
+ * folder, else a short hash of DATA_DIR, so a second instance (its own DATA_DIR) gets its own
+ * database and Redis prefix unless DATABASE_URL / REDIS_PREFIX say otherwise.
+ */
+export function instanceNames() {
+  if (DATA_DIR === DEFAULT_DATA_DIR) return { database: "openvibe", redisPrefix: "ov" };
+  const id = createHash("sha256").update(DATA_DIR).digest("hex").slice(0, 8);
+  return { database: `openvibe_${id}`, redisPrefix: `ov-${id}` };
+}
 
 const LOCAL_PG_PORT = 54329;
 const LOCAL_PG_DIR = path.join(DATA_DIR, "postgres");
@@ -23,6 +36,12 @@ const LOCAL_REDIS_DIR = path.join(DATA_DIR, "redis");
 const IS_ROOT = process.getuid?.() === 0;
 // Pretend to be a fresh machine: ignore the PostgreSQL and Redis on their default ports.
 const FORCE_LOCAL = process.env.OV_FORCE_EMBEDDED === "1";
+
+/** A path as a person reads it: relative inside the checkout, absolute elsewhere. */
+export function shown(file) {
+  const rel = path.relative(ROOT, file);
+  return rel.startsWith("..") || path.isAbsolute(rel) ? file : rel;
+}
 
 /** A provisioning step that cannot continue; its message is one line a person can act on. */
 export class ProvisionError extends Error {}
@@ -162,7 +181,7 @@ async function postgresOwner() {
 // PostgreSQL insists on). It runs in a child process because importing it installs exit and signal
 // hooks that would override this process's own exit code and Ctrl-C handling.
 async function initialiseLocalPostgres() {
-  step("PostgreSQL", `initialising a local cluster in ${path.relative(ROOT, LOCAL_PG_DIR)} (once)`);
+  step("PostgreSQL", `initialising a local cluster in ${shown(LOCAL_PG_DIR)} (once)`);
   mkdirSync(DATA_DIR, { recursive: true });
   const options = {
     databaseDir: LOCAL_PG_DIR,
@@ -184,7 +203,7 @@ async function initialiseLocalPostgres() {
   const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
   if (result.status !== 0) {
     const reason = (result.stderr || "").trim().split("\n").pop();
-    fail("PostgreSQL", `could not initialise ${path.relative(ROOT, LOCAL_PG_DIR)}: ${reason}`);
+    fail("PostgreSQL", `could not initialise ${shown(LOCAL_PG_DIR)}: ${reason}`);
   }
 }
 
@@ -236,7 +255,7 @@ async function startLocalPostgres() {
     const log = existsSync(logFile) ? readFileSync(logFile, "utf8").trim().split("\n").slice(-3).join(" | ") : "";
     fail(
       "PostgreSQL",
-      `the local cluster did not start (see ${path.relative(ROOT, logFile)}): ${log || result.output.trim()}`,
+      `the local cluster did not start (see ${shown(logFile)}): ${log || result.output.trim()}`,
     );
   }
   const problem = await postgresProblem(url);
@@ -383,7 +402,7 @@ export async function ensureRedis() {
     if ((await redisProblem(local)) === null) return local;
     await sleep(100);
   }
-  fail("Redis", `redis-server started but does not answer; see ${path.relative(ROOT, LOCAL_REDIS_DIR)}/redis.log`);
+  fail("Redis", `redis-server started but does not answer; see ${shown(LOCAL_REDIS_DIR)}/redis.log`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,8 +419,8 @@ export async function ensureChromium() {
   step("Chromium", `using ${CHROMIUM}`);
 }
 
-/** bubblewrap (`bwrap`), which the Link sandbox runs tools in. */
-export async function ensureBubblewrap() {
+/** bubblewrap (`bwrap`), which the Link sandbox runs tools in; `quiet` prints nothing when it is there. */
+export async function ensureBubblewrap({ quiet = false } = {}) {
   let bwrap = which("bwrap");
   if (!bwrap) {
     if (!canApt()) fail("bubblewrap", "`bwrap` is missing: run `sudo apt-get install bubblewrap` and rerun");
@@ -409,7 +428,7 @@ export async function ensureBubblewrap() {
     bwrap = which("bwrap") ?? (existsSync("/usr/bin/bwrap") ? "/usr/bin/bwrap" : null);
     if (!bwrap) fail("bubblewrap", "apt-get installed bubblewrap but `bwrap` is still missing");
   }
-  step("bubblewrap", `using ${bwrap}`);
+  if (!quiet) step("bubblewrap", `using ${bwrap}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,7 +446,7 @@ export function ensureAuthSecret() {
   if (existsSync(file)) {
     const kept = readFileSync(file, "utf8").trim();
     if (kept.length >= 32) {
-      step("Auth secret", `using ${path.relative(ROOT, file)}`);
+      step("Auth secret", `using ${shown(file)}`);
       return kept;
     }
   }
@@ -435,16 +454,16 @@ export function ensureAuthSecret() {
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
-  step("Auth secret", `generated ${path.relative(ROOT, file)}`);
+  step("Auth secret", `generated ${shown(file)}`);
   return secret;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-/** Whether something already listens on 127.0.0.1:port. */
-export function portInUse(port) {
+/** Whether something already listens on host:port (default 127.0.0.1). */
+export function portInUse(port, host = "127.0.0.1") {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port });
+    const socket = net.connect({ host: host.replace(/^\[(.*)\]$/, "$1"), port });
     socket.once("connect", () => {
       socket.destroy();
       resolve(true);

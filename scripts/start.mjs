@@ -1,11 +1,14 @@
 // `npm start` (production build) and `npm run dev` (next dev): provisions this machine, migrates
-// and seeds the `openvibe` database, then runs the web server and the worker host as children,
-// their output prefixed, until Ctrl-C or until one of them dies.
+// and seeds this instance's database, then supervises the web server, the worker host and (when the
+// site stays on this machine) a local Link as children, their output prefixed, until Ctrl-C. A
+// child that dies is restarted with backoff (scripts/supervisor.mjs); the rest keeps running.
+//
+//   npm start [-- --no-link]      HOST (default 127.0.0.1), PORT (3000), APP_URL, DATA_DIR
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { pathToFileURL } from "node:url";
+import { isLoopbackHost, isLoopbackUrl } from "../lib/config/loopback.mjs";
 import {
   DATA_DIR,
   ProvisionError,
@@ -18,14 +21,20 @@ import {
   ensureDependencies,
   ensurePostgres,
   ensureRedis,
+  instanceNames,
   migrate,
   portInUse,
   run,
+  shown,
   step,
   waitForHttp,
 } from "./provision.mjs";
+import { Supervisor, startChild, stopChildren } from "./supervisor.mjs";
+
+export { startChild, stopChildren };
 
 const DEMO = { email: "demo@openvibe.dev", password: "openvibe-demo" };
+const USAGE = "usage: npm start [-- --no-link]   (npm run dev [-- --no-link])";
 const BUILD_STAMP = path.join(ROOT, ".next/openvibe-build.json");
 // What a production build depends on; a newer file here means .next is stale.
 const BUILD_INPUTS = [
@@ -60,10 +69,10 @@ function buildIsCurrent(fingerprint) {
   return Math.max(...BUILD_INPUTS.map(newestMtime)) < statSync(BUILD_STAMP).mtimeMs;
 }
 
-/** Runs `next build` for env unless .next is already current; used by `npm start` and `npm test`. */
 /** `next <args>` run by this Node directly (npx would sit between us and the server). */
 export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
+/** Runs `next build` for env unless .next is already current; used by `npm start` and `npm test`. */
 export async function buildIfStale(env, fingerprint, { force = false } = {}) {
   if (!force && buildIsCurrent(fingerprint)) {
     step("Build", ".next is up to date");
@@ -77,129 +86,144 @@ export async function buildIfStale(env, fingerprint, { force = false } = {}) {
   step("Build", `done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-/** Starts a child whose output lines are prefixed with its name. */
-export function startChild(name, command, args, env) {
-  // Its own process group, so stopping it also stops what it spawned (next's server process).
-  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const tag = `[${name}]`.padEnd(10);
-  for (const [stream, out] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ]) {
-    readline.createInterface({ input: stream }).on("line", (line) => out.write(`${tag}${line}\n`));
+/**
+ * Where and how this start listens, and what that allows.
+ * @param {Record<string, string | undefined>} [env]
+ * @param {string[]} [argv]
+ */
+export function listenPlan(env = process.env, argv = process.argv.slice(2)) {
+  const unknown = argv.filter((a) => a !== "--dev" && a !== "--no-link");
+  if (unknown.length) throw new ProvisionError(`✖ Unknown option ${unknown.join(" ")}. ${USAGE}`);
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ProvisionError(`✖ Web: PORT must be a port number (1-65535), not ${env.PORT}`);
   }
-  child.label = name;
-  child.exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return child;
+  const host = env.HOST || "127.0.0.1";
+  const appUrl = env.APP_URL ?? `http://localhost:${port}`;
+  const loopbackListener = isLoopbackHost(host);
+  // The site stays on this machine only if both where it listens and where it says it is are loopback.
+  const onThisMachine = loopbackListener && isLoopbackUrl(appUrl);
+  const wantsLink = !argv.includes("--no-link");
+  return {
+    dev: argv.includes("--dev"),
+    host,
+    port,
+    appUrl,
+    loopbackListener,
+    /** The demo person's password is printed only when nobody else can reach the listener. */
+    showDemoSignIn: onThisMachine,
+    link: !wantsLink ? "off (--no-link)" : onThisMachine ? "on" : "off (the site is not on loopback only)",
+  };
 }
 
-/** Sends SIGTERM to every live child, SIGKILL after 10 s, and resolves when all have exited. */
-export async function stopChildren(children) {
-  const signalGroup = (c, signal) => {
-    try {
-      process.kill(-c.pid, signal);
-    } catch {
-      // the group is already gone
-    }
-  };
-  const live = children.filter((c) => c.exitCode === null && c.signalCode === null);
-  for (const c of live) signalGroup(c, "SIGTERM");
-  const timer = setTimeout(() => live.forEach((c) => signalGroup(c, "SIGKILL")), 10_000);
-  await Promise.all(live.map((c) => c.exited));
-  clearTimeout(timer);
-  // What a child left behind in its group (e.g. a server process) goes too.
-  for (const c of children) signalGroup(c, "SIGKILL");
+/** An address to reach the listener at from this machine. */
+function probeHost(host) {
+  if (host === "0.0.0.0" || host === "::" || host === "[::]") return "127.0.0.1";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
 async function main() {
-  const dev = process.argv.includes("--dev");
+  const plan = listenPlan();
   await ensureDependencies();
   const adminUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();
   const authSecret = ensureAuthSecret();
+  const instance = instanceNames();
 
   let dbUrl = process.env.DATABASE_URL;
   if (!dbUrl) {
-    dbUrl = databaseUrl(adminUrl, "openvibe");
-    step("Database", (await createDatabase(adminUrl, "openvibe")) ? "created openvibe" : "using openvibe");
+    dbUrl = databaseUrl(adminUrl, instance.database);
+    const created = await createDatabase(adminUrl, instance.database);
+    step("Database", `${created ? "created" : "using"} ${instance.database} (data folder ${shown(DATA_DIR)})`);
   }
   await migrate(dbUrl);
 
-  const port = Number(process.env.PORT ?? 3000);
-  const appUrl = process.env.APP_URL ?? `http://localhost:${port}`;
-  if (await portInUse(port)) {
+  const { dev, host, port, appUrl } = plan;
+  if (await portInUse(port, probeHost(host))) {
     throw new ProvisionError(`✖ Web: port ${port} is already in use: stop what uses it or run PORT=3001 npm start`);
   }
 
   const env = childEnv({
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl,
-    REDIS_PREFIX: process.env.REDIS_PREFIX ?? "ov",
+    REDIS_PREFIX: process.env.REDIS_PREFIX ?? instance.redisPrefix,
     AUTH_SECRET: authSecret,
     APP_URL: appUrl,
     NEXTAUTH_URL: appUrl,
-    DATA_DIR: process.env.DATA_DIR ?? DATA_DIR,
+    DATA_DIR,
     NODE_ENV: dev ? "development" : "production",
     NEXT_TELEMETRY_DISABLED: "1",
   });
 
-  if (existsSync(path.join(ROOT, "scripts/seed.ts"))) {
-    step("Demo data", "npm run seed");
-    const code = await run("npm", ["run", "--silent", "seed"], { env });
-    if (code !== 0) throw new ProvisionError(`✖ Demo data: npm run seed failed (exit ${code}); see its output above`);
-  }
+  step("Demo data", "npm run seed");
+  const seedArgs = plan.loopbackListener ? [] : ["--", "--no-demo"];
+  const seeded = await run("npm", ["run", "--silent", "seed", ...seedArgs], { env });
+  if (seeded !== 0) throw new ProvisionError(`✖ Demo data: npm run seed failed (exit ${seeded}); see its output above`);
 
-  if (!dev) await buildIfStale(env, { DATABASE_URL: dbUrl, APP_URL: appUrl, REDIS_PREFIX: env.REDIS_PREFIX });
+  // The build holds no data and no environment (pages read lib/config at run time, and nothing but
+  // the error page is prerendered), so instances with other databases or URLs share one build.
+  if (!dev) await buildIfStale(env, { purpose: "npm start" });
 
-  // The processes this command supervises; the local Link joins once the web server answers.
-  const children = [
-    startChild("web", process.execPath, [NEXT_BIN, dev ? "dev" : "start", "-p", String(port)], env),
-    startChild("workers", process.execPath, ["--conditions=react-server", "--import", "tsx", "workers/index.ts"], env),
-  ];
-
-  let stopping = false;
-  const shutdown = async (code) => {
-    if (stopping) return;
-    stopping = true;
-    await stopChildren(children);
-    process.exit(code);
-  };
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void shutdown(0));
-  for (const child of children) {
-    void child.exited.then(({ code, signal }) => {
-      if (stopping) return;
-      console.error(`✖ ${child.label} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
-      void shutdown(1);
-    });
-  }
+  let exitCode = 0;
+  const supervisor = new Supervisor({
+    onFatal: () => {
+      exitCode = 1;
+      void supervisor.stopAll().then(() => process.exit(1));
+    },
+  });
+  supervisor.stopOnSignals({ exit: () => process.exit(exitCode) });
+  const nextArgs = [NEXT_BIN, dev ? "dev" : "start", "-H", host, "-p", String(port)];
+  supervisor.add("web", { command: process.execPath, args: nextArgs, env, critical: true });
+  supervisor.add("workers", {
+    command: process.execPath,
+    args: ["--conditions=react-server", "--import", "tsx", "workers/index.ts"],
+    env,
+  });
 
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/`, 180_000, () => !stopping);
+    await waitForHttp(`http://${probeHost(host)}:${port}/`, 180_000, () => !supervisor.stopping);
   } catch (err) {
-    if (stopping) return;
+    if (supervisor.stopping) return;
     console.error(`✖ Web: ${err instanceof Error ? err.message : err}`);
-    return shutdown(1);
+    exitCode = 1;
+    await supervisor.stopAll();
+    process.exit(1);
   }
-  const link = await startLocalLink(env, appUrl);
-  if (link) {
-    children.push(link);
-    void link.exited.then(({ code, signal }) => {
-      if (!stopping) console.error(`! Local Link stopped (${signal ?? `exit ${code}`}); the site keeps running`);
-    });
+  supervisor.markReady("web");
+
+  if (plan.link === "on") {
+    const linkEnv = await prepareLocalLink(env, appUrl);
+    if (linkEnv && !supervisor.stopping) {
+      supervisor.add("link", { command: process.execPath, args: [LINK_BIN, "run"], env: linkEnv });
+      step(
+        "Local Link",
+        `this machine is ${DEMO.email}'s own Link (key and state in ${shown(linkEnv.OPENVIBE_LINK_HOME)}); ` +
+          "npm start -- --no-link runs without it",
+      );
+    }
+  } else {
+    step("Local Link", `${plan.link}: tools run only on Links paired from the dashboard`);
   }
-  step("Ready", `${appUrl}  (sign in as ${DEMO.email} / ${DEMO.password}; Ctrl-C stops)`);
+
+  const where = plan.loopbackListener
+    ? `listening on ${host}:${port}, this machine only (HOST=0.0.0.0 opens it to the network)`
+    : `listening on ${host}:${port}, reachable from other machines`;
+  step("Ready", `${appUrl} — ${where}. Ctrl-C stops.`);
+  if (plan.showDemoSignIn) step("Demo sign-in", `${DEMO.email} / ${DEMO.password}`);
+  else step("Demo sign-in", "not shown: the site is not on this machine only (no demo account is made for it)");
 }
 
 const LINK_BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
 
 /**
- * Pairs this machine's Link to the demo person (once; again if it was revoked or the server moved),
- * turns its skill runner on and runs it. Without bubblewrap there is no sandbox, so no Link: the
- * runner never runs code unsandboxed.
+ * Pairs this machine's Link to the demo person (once; again if it was revoked or the server moved)
+ * and turns its skill runner on; resolves to the environment to run it with, or null. Its key and
+ * state live in DATA_DIR/link, so every instance keeps its own pairing. Without bubblewrap there
+ * is no sandbox, so no Link: the runner never runs code unsandboxed.
  */
-async function startLocalLink(env, appUrl) {
+async function prepareLocalLink(env, appUrl) {
   try {
-    await ensureBubblewrap();
+    await ensureBubblewrap({ quiet: true });
   } catch (err) {
     step(
       "Local Link",
@@ -207,41 +231,54 @@ async function startLocalLink(env, appUrl) {
     );
     return null;
   }
-  const linkEnv = { ...env, OPENVIBE_LINK_HOME: path.join(DATA_DIR, "link") };
-  const stateFile = path.join(DATA_DIR, "link", "link.json");
+  const home = path.join(DATA_DIR, "link");
+  const linkEnv = { ...env, OPENVIBE_LINK_HOME: home };
+  const stateFile = path.join(home, "link.json");
   const paired =
     existsSync(stateFile) &&
-    JSON.parse(readFileSync(stateFile, "utf8")).server === appUrl &&
+    readJson(stateFile)?.server === appUrl &&
     (await run(process.execPath, [LINK_BIN, "status"], { env: linkEnv, quiet: true })) === 0;
   if (!paired) {
-    step("Local Link", `pairing this machine to ${DEMO.email}`);
-    const code = await capture(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/local-link.ts", DEMO.email],
-      env,
-    );
-    if (
-      (await run(process.execPath, [LINK_BIN, "pair", code, "--server", appUrl, "--name", "This machine (npm start)"], {
-        env: linkEnv,
-      })) !== 0
-    ) {
-      step("Local Link", "pairing failed (see above); the site runs without a local Link");
+    try {
+      const code = await capture(
+        "a pairing code",
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "scripts/local-link.ts", DEMO.email],
+        env,
+      );
+      const pairArgs = [LINK_BIN, "pair", code, "--server", appUrl, "--name", "This machine (npm start)"];
+      await capture("openvibe-link pair", process.execPath, pairArgs, linkEnv);
+      await capture("openvibe-link skills on", process.execPath, [LINK_BIN, "skills", "on"], linkEnv);
+    } catch (err) {
+      step("Local Link", `not started: ${err instanceof Error ? err.message : err}; the site runs without it`);
       return null;
     }
-    await run(process.execPath, [LINK_BIN, "skills", "on"], { env: linkEnv });
   }
-  step("Local Link", "running (openvibe-link run); pair more machines on the dashboard's Links page");
-  return startChild("link", process.execPath, [LINK_BIN, "run"], linkEnv);
+  return linkEnv;
 }
 
-function capture(command, args, env) {
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** Runs a helper quietly; resolves to its stdout, or rejects with what it said on failure. */
+function capture(what, command, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
+    let err = "";
     child.stdout.on("data", (d) => (out += d));
-    child.on("close", (code) =>
-      code === 0 ? resolve(out.trim()) : reject(new ProvisionError(`✖ ${args.at(-2)} failed (exit ${code})`)),
-    );
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) return resolve(out.trim());
+      const said = (err.trim() || out.trim()).split("\n").slice(-3).join(" | ");
+      reject(new Error(`${what} failed (exit ${code})${said ? `: ${said}` : ""}`));
+    });
   });
 }
 

@@ -2,6 +2,8 @@
 // fresh migrated database and Redis prefix for this run, runs the suites in order (static checks,
 // vitest unit, integration, sandbox, then Playwright against a production build), drops the
 // database again and ends with one line, `N passed, N failed`. Exits non-zero if anything failed.
+// Every suite gets this run's own TMPDIR; what tests leave in it under the project's temp prefixes
+// is listed and fails the run, and the folder is removed whatever happened.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +27,7 @@ import {
   step,
   waitForHttp,
 } from "./provision.mjs";
+import { makeRunTmp, peek, tempLeftovers } from "./run-tmp.mjs";
 import { NEXT_BIN, buildIfStale, startChild, stopChildren } from "./start.mjs";
 
 const SUITES = ["static", "unit", "integration", "sandbox", "e2e"];
@@ -139,7 +142,7 @@ async function runE2e(env, reportDir, filters) {
     return;
   }
   const children = [
-    startChild("web", process.execPath, [NEXT_BIN, "start", "-p", String(port)], e2eEnv),
+    startChild("web", process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], e2eEnv),
     startChild(
       "workers",
       process.execPath,
@@ -179,6 +182,9 @@ async function main() {
   const filters = fileFilters(process.argv.slice(2));
   const runId = randomBytes(4).toString("hex");
   const reportDir = path.join(DATA_DIR, `test-${runId}`);
+  const runTmp = makeRunTmp(runId);
+  // From here on every child (provisioning, suites, servers) keeps its temp files in runTmp.
+  for (const name of ["TMPDIR", "TMP", "TEMP"]) process.env[name] = runTmp;
   let adminUrl;
   let redisUrl;
   let dbName;
@@ -196,6 +202,7 @@ async function main() {
     }
     if (redisUrl) await deleteRedisPrefix(redisUrl, `test:${runId}`).catch(() => {});
     rmSync(reportDir, { recursive: true, force: true });
+    rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
   };
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
@@ -242,6 +249,7 @@ async function main() {
       else if (suite === "e2e") await runE2e(env, reportDir, filters);
       else await runVitest(suite, env, reportDir, filters);
     }
+    reportTempLeftovers(runTmp);
   } catch (err) {
     console.error(err instanceof ProvisionError ? err.message : err);
     record("provisioning", 0, 1);
@@ -253,6 +261,22 @@ async function main() {
   for (const line of tally.lines) console.log(line);
   console.log(`${tally.passed} passed, ${tally.failed} failed`);
   process.exit(tally.failed ? 1 : 0);
+}
+
+/** Lists what the tests left in the run's temp folder under the project's prefixes; each fails the run. */
+function reportTempLeftovers(runTmp) {
+  const left = tempLeftovers(runTmp);
+  if (left.length === 0) {
+    record("temp folder", 0, 0, "nothing left behind");
+    return;
+  }
+  console.error(`✖ Temp folder: the tests left ${left.length} entr${left.length === 1 ? "y" : "ies"} behind:`);
+  for (const name of left) {
+    const inside = peek(path.join(runTmp, name));
+    console.error(`    ${name}${inside.length ? `  (holds ${inside.join(", ")})` : ""}`);
+  }
+  console.error("  Make temp folders with tempDir() from test/helpers/temp-dir.ts, which always removes them.");
+  record("temp folder", 0, left.length, `left behind: ${left.join(", ")}`);
 }
 
 async function deleteRedisPrefix(url, prefix) {

@@ -13,6 +13,14 @@ const url = (what, example) =>
     }
   }, `must be a URL, e.g. ${example}`);
 
+/** An integer from the environment within [min, max]. @param {number} min @param {number} max */
+const bounded = (min, max) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -55,6 +63,13 @@ const schema = z
       .max(600_000, "must be at most 600000 (10 minutes)")
       .default(25_000),
     PG_BIN_DIR: z.string().min(1).optional(),
+    // Bounds that keep a request from hanging on a store that is down (answered 503, see lib/errors/outage.ts).
+    DB_POOL_MAX: bounded(1, 100).default(10),
+    DB_CONNECT_TIMEOUT_MS: bounded(100, 60_000).default(5_000),
+    DB_STATEMENT_TIMEOUT_MS: bounded(100, 600_000).default(20_000),
+    REDIS_CONNECT_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
+    REDIS_COMMAND_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
+    RETRY_AFTER_S: bounded(1, 3_600).default(5),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

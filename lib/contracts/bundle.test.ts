@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, rmSync, symlinkSync, writeFileSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bundleFromFiles, computeIntegrity, loadBundle, RESOURCE_TEXT_MAX_BYTES } from "./index";
+import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 const FIXTURE = path.join(import.meta.dirname, "../../test/fixtures/contracts/bundles/csv-stats");
 const DOC = JSON.parse(
@@ -12,11 +12,11 @@ const DOC = JSON.parse(
 let work: string;
 let bundle: string;
 beforeEach(() => {
-  work = mkdtempSync(path.join(tmpdir(), "ov-bundle-"));
+  work = tempDir("bundle");
   bundle = path.join(work, "csv-stats");
   cpSync(FIXTURE, bundle, { recursive: true });
 });
-afterEach(() => rmSync(work, { recursive: true, force: true }));
+afterEach(() => removeTempDir(work));
 
 const manifest = () => JSON.parse(readFileSync(path.join(bundle, "skill.json"), "utf8"));
 const writeManifest = (m: unknown) => writeFileSync(path.join(bundle, "skill.json"), JSON.stringify(m));

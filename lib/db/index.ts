@@ -6,8 +6,18 @@ import { config } from "../config/env.mjs";
 import { PrismaClient } from "./generated/client";
 
 function createClient() {
+  const c = config();
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: config().DATABASE_URL, max: 10 }),
+    // Every wait on PostgreSQL is bounded, so an outage fails a request (503) instead of hanging it:
+    // connecting, a statement on the server, and a reply that never comes back over the network.
+    adapter: new PrismaPg({
+      connectionString: c.DATABASE_URL,
+      max: c.DB_POOL_MAX,
+      connectionTimeoutMillis: c.DB_CONNECT_TIMEOUT_MS,
+      statement_timeout: c.DB_STATEMENT_TIMEOUT_MS,
+      query_timeout: c.DB_STATEMENT_TIMEOUT_MS + 5_000,
+      keepAlive: true,
+    }),
     omit: { user: { passwordHash: true } },
   });
 }

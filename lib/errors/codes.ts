@@ -121,6 +121,7 @@ export const ERROR_STATUS = {
   "billing.cursor_invalid": 422,
   "metrics.local_only": 403,
   "metrics.token_invalid": 401,
+  "service.unavailable": 503,
   "internal": 500,
 } as const satisfies Record<string, number>;
 

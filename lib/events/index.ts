@@ -38,7 +38,10 @@ export async function notify(...names: string[]): Promise<void> {
 /** Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. */
 export async function waitFor(names: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   const { emitter, ready } = bus();
-  await ready;
+  const deadline = Date.now() + Math.max(0, timeoutMs);
+  // Subscribing waits for Redis; while it is down the wait still ends at its timeout or abort.
+  if (!(await settledBy(ready, deadline, signal))) return false;
+  timeoutMs = deadline - Date.now();
   return new Promise<boolean>((resolve) => {
     const done = (woken: boolean) => {
       clearTimeout(timer);
@@ -51,6 +54,25 @@ export async function waitFor(names: string[], timeoutMs: number, signal?: Abort
     const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
     for (const name of names) emitter.on(name, wake);
     signal?.addEventListener("abort", abort);
+  });
+}
+
+/** True once `work` resolves, false at the deadline or on abort (its rejection is passed on). */
+function settledBy(work: Promise<unknown>, deadline: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", abort);
+      settle();
+    };
+    const abort = () => finish(() => resolve(false));
+    const timer = setTimeout(abort, Math.max(0, deadline - Date.now()));
+    signal?.addEventListener("abort", abort);
+    work.then(
+      () => finish(() => resolve(true)),
+      (err: unknown) => finish(() => reject(err)),
+    );
   });
 }
 

@@ -2,7 +2,9 @@
 // and error mapping to the one JSON error shape. Handlers stay thin and call one lib/ function.
 import { randomUUID } from "node:crypto";
 import { z, ZodError, type ZodType } from "zod";
+import { config } from "../config/env.mjs";
 import { AppError, errorBody } from "../errors";
+import { isStoreOutage, serviceUnavailable } from "../errors/outage";
 import { log } from "../log";
 import { withRequestMetrics } from "../metrics/http";
 
@@ -114,8 +116,18 @@ export function zodDetails(err: ZodError) {
   return err.issues.map((i) => ({ path: i.path.length ? "/" + i.path.join("/") : "/", message: i.message }));
 }
 
-function errorResponse(err: unknown, requestId: string, req: Request): Response {
-  if (err instanceof AppError) return json(errorBody(err), err.status, requestId);
+function errorResponse(thrown: unknown, requestId: string, req: Request): Response {
+  let err = thrown;
+  // PostgreSQL or Redis is down or overloaded: "try again shortly", never a 500 or a hang.
+  if (isStoreOutage(err)) {
+    log.warn("store unavailable", { requestId, method: req.method, path: new URL(req.url).pathname, err });
+    err = serviceUnavailable(config().RETRY_AFTER_S, err);
+  }
+  if (err instanceof AppError) {
+    const res = json(errorBody(err), err.status, requestId);
+    if (err.status === 503) res.headers.set("retry-after", String(config().RETRY_AFTER_S));
+    return res;
+  }
   if (err instanceof ZodError) {
     const appErr = new AppError("request.invalid", "The request is not valid: see details.", {
       details: zodDetails(err),

@@ -1,10 +1,10 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppError } from "../errors";
 import { LocalBlobBackend } from "./local-store";
 import { contentKey, sha256Hex } from "./store";
+import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 // The logger reads the validated config; give it a complete one without touching a real service.
 vi.stubEnv("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/unused");
@@ -16,11 +16,11 @@ let root: string;
 let store: LocalBlobBackend;
 
 beforeEach(async () => {
-  root = await mkdtemp(path.join(tmpdir(), "ov-media-"));
+  root = tempDir("media");
   store = new LocalBlobBackend(path.join(root, "media"));
 });
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+  removeTempDir(root);
 });
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {

@@ -1,9 +1,8 @@
 // putMedia / getMedia / deleteMedia against a real PostgreSQL and the local store.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "./test-database";
+import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 let database: ThrowawayDatabase;
 let dataDir: string;
@@ -13,7 +12,7 @@ let AppError: typeof import("../errors").AppError;
 
 beforeAll(async () => {
   database = await createThrowawayDatabase("ov_it_media");
-  dataDir = await mkdtemp(path.join(tmpdir(), "ov-media-int-"));
+  dataDir = tempDir("media-int");
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("REDIS_URL", "redis://127.0.0.1:6379/0");
   vi.stubEnv("AUTH_SECRET", "x".repeat(32));
@@ -28,7 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dbModule?.db.$disconnect();
   await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  removeTempDir(dataDir);
   vi.unstubAllEnvs();
 });
 

@@ -2,7 +2,7 @@
 // verdict. Job ids are the version id, so a retried publish never queues the same scan twice.
 import "server-only";
 import { Queue } from "bullmq";
-import { bullConnection } from "../redis";
+import { queueConnection, withinRedisDeadline } from "../redis";
 
 export const SCAN_QUEUE = "scan";
 export const SCAN_JOB = "scan-version";
@@ -12,8 +12,9 @@ export const SCAN_ATTEMPTS = 5;
 const holder = globalThis as unknown as { openvibeScanQueue?: Queue };
 
 export function scanQueue(): Queue {
-  holder.openvibeScanQueue ??= new Queue(SCAN_QUEUE, {
-    ...bullConnection(),
+  if (holder.openvibeScanQueue) return holder.openvibeScanQueue;
+  holder.openvibeScanQueue = new Queue(SCAN_QUEUE, {
+    ...queueConnection(),
     defaultJobOptions: {
       attempts: SCAN_ATTEMPTS,
       backoff: { type: "exponential", delay: 1_000 },
@@ -21,6 +22,8 @@ export function scanQueue(): Queue {
       removeOnFail: { count: 1_000 },
     },
   });
+  // Connection errors are logged by lib/redis, throttled; BullMQ would print each one.
+  holder.openvibeScanQueue.on("error", () => undefined);
   return holder.openvibeScanQueue;
 }
 
@@ -30,5 +33,5 @@ export function scanQueue(): Queue {
  */
 export async function enqueueScan(versionId: string, sweep?: number): Promise<void> {
   const jobId = sweep === undefined ? `scan-${versionId}` : `scan-${versionId}-sweep-${sweep}`;
-  await scanQueue().add(SCAN_JOB, { versionId }, { jobId });
+  await withinRedisDeadline(scanQueue().add(SCAN_JOB, { versionId }, { jobId }), "the scan queue");
 }

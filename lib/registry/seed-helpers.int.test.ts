@@ -1,11 +1,11 @@
 // The demo seed against a throw-away database: what it records, and that running it again (through
 // the real `npm run seed` entry point) changes nothing.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "../media/test-database";
+import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let database: ThrowawayDatabase;
@@ -16,7 +16,7 @@ let dbModule: typeof import("../db");
 
 beforeAll(async () => {
   database = await createThrowawayDatabase("ov_it_seed");
-  dataDir = await mkdtemp(path.join(tmpdir(), "ov-seed-int-"));
+  dataDir = tempDir("seed-int");
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("REDIS_URL", "redis://127.0.0.1:6379/0");
   vi.stubEnv("AUTH_SECRET", "s".repeat(40));
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dbModule?.db.$disconnect();
   await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  removeTempDir(dataDir);
   vi.unstubAllEnvs();
 });
 
@@ -130,5 +130,35 @@ describe("demo seed", () => {
     expect(report.bytesRestored).toBeGreaterThanOrEqual(1);
     expect(media.sha256Hex((await media.getMedia(pin.mediaId)).bytes)).toBe(pin.sha256);
     expect(await snapshot()).toEqual(first);
+  });
+
+  it("on a site that is not loopback there is no demo sign-in, unless `npm run seed -- --demo` asks for it", async () => {
+    const { db } = dbModule;
+    const { verifyPassword } = await import("../auth/password");
+    const demoHash = async () =>
+      (await db.user.findUniqueOrThrow({ where: { email: "demo@openvibe.dev" }, omit: { passwordHash: false } }))
+        .passwordHash;
+    const seedAt = (appUrl: string, ...args: string[]) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/seed.ts", ...args], {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 120_000,
+        env: { ...process.env, APP_URL: appUrl },
+      });
+
+    const production = seedAt("https://skills.example.com");
+    expect(production.status).toBe(0);
+    expect(production.stdout).toContain("No demo sign-in");
+    expect(production.stdout).not.toContain("openvibe-demo");
+    expect(await demoHash()).toBeNull();
+    // The catalogue is untouched: the demo person still authors its skills.
+    expect((await snapshot()).skills).toEqual(first.skills);
+
+    const onPurpose = seedAt("https://skills.example.com", "--demo");
+    expect(onPurpose.status).toBe(0);
+    expect(onPurpose.stdout).toContain("demo@openvibe.dev can sign in");
+    expect(await verifyPassword("openvibe-demo", await demoHash())).toBe(true);
+
+    expect(seedAt("http://localhost:3000", "--bogus").status).toBe(2);
   });
 });

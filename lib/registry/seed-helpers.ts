@@ -5,6 +5,7 @@ import "server-only";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { hashPassword, verifyPassword } from "../auth/password";
 import { createUser } from "../auth/users";
 import { isCodeResource, loadBundle, sha256Hex, type SkillDocument } from "../contracts";
 import { db } from "../db";
@@ -72,20 +73,38 @@ function checkScanOutcome(bundle: DemoBundle, outcome: { status: string }) {
   }
 }
 
-async function ensurePeople(): Promise<Map<string, { id: string; firstParty: boolean }>> {
+/**
+ * The demo people. Only `demo` has a password, and only with `demoSignIn`: without it a demo
+ * person that still signs in with the published password loses it (so a deployment reachable
+ * from elsewhere has no account anyone can guess). Returns whether demo sign-in works afterwards.
+ */
+async function ensurePeople(demoSignIn: boolean) {
   const people = new Map<string, { id: string; firstParty: boolean }>();
+  let demoCanSignIn = false;
   for (const p of DEMO_PEOPLE) {
-    const existing = await db.user.findUnique({ where: { email: p.email }, select: { id: true, handle: true } });
+    const existing = await db.user.findUnique({
+      where: { email: p.email },
+      select: { id: true, handle: true, passwordHash: true },
+    });
     if (existing && existing.handle !== p.handle) {
       throw new Error(
         `${p.email} exists with handle "${existing.handle}", not "${p.handle}": refusing to seed over it.`,
       );
     }
-    const id =
-      existing?.id ?? (await createUser({ email: p.email, name: p.name, handle: p.handle, password: p.password })).id;
+    const password = p.password && demoSignIn ? p.password : null;
+    const id = existing?.id ?? (await createUser({ email: p.email, name: p.name, handle: p.handle, password })).id;
+    if (existing && p.password) {
+      const published = await verifyPassword(p.password, existing.passwordHash);
+      if (demoSignIn && !published) {
+        await db.user.update({ where: { id }, data: { passwordHash: await hashPassword(p.password) } });
+      } else if (!demoSignIn && published) {
+        await db.user.update({ where: { id }, data: { passwordHash: null } });
+      }
+    }
+    if (p.password) demoCanSignIn = demoSignIn;
     people.set(p.handle, { id, firstParty: p.firstParty });
   }
-  return people;
+  return { people, demoCanSignIn };
 }
 
 /** The exact bytes of each code resource, read from the bundle folder and checked against the document. */
@@ -133,17 +152,32 @@ async function restoreMissingBytes(bundle: DemoBundle, versionId: string): Promi
 
 export type SeedReport = {
   people: number;
+  /** Whether demo@openvibe.dev signs in with the published demo password after this seed. */
+  demoSignIn: boolean;
   skills: number;
   versionsCreated: number;
   versionsKept: number;
   bytesRestored: number;
 };
 
-/** Seeds the demo catalogue; safe to run any number of times. */
-export async function seedDemo(dir = DEMO_SKILLS_DIR): Promise<SeedReport> {
+/**
+ * Seeds the demo catalogue; safe to run any number of times. `demoSignIn: false` seeds the same
+ * catalogue without a demo account anyone can sign in to (see ensurePeople).
+ */
+export async function seedDemo(
+  dir = DEMO_SKILLS_DIR,
+  { demoSignIn = true }: { demoSignIn?: boolean } = {},
+): Promise<SeedReport> {
   const bundles = await loadDemoBundles(dir);
-  const people = await ensurePeople();
-  const report: SeedReport = { people: people.size, skills: 0, versionsCreated: 0, versionsKept: 0, bytesRestored: 0 };
+  const { people, demoCanSignIn } = await ensurePeople(demoSignIn);
+  const report: SeedReport = {
+    people: people.size,
+    demoSignIn: demoCanSignIn,
+    skills: 0,
+    versionsCreated: 0,
+    versionsKept: 0,
+    bytesRestored: 0,
+  };
   const slugs = [...new Set(bundles.map((b) => b.document.slug))];
   // Deterministic, spread-out publish dates so lists sort the way a real catalogue would.
   const now = Date.now();

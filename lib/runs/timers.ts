@@ -3,7 +3,7 @@
 // late, or for something already finished changes nothing.
 import "server-only";
 import { Queue } from "bullmq";
-import { bullConnection } from "../redis";
+import { queueConnection, withinRedisDeadline } from "../redis";
 
 export const DISPATCH_QUEUE = "dispatch";
 export const TIMER_JOBS = {
@@ -16,8 +16,9 @@ export const TIMER_JOBS = {
 const holder = globalThis as unknown as { openvibeDispatchQueue?: Queue };
 
 export function dispatchQueue(): Queue {
-  holder.openvibeDispatchQueue ??= new Queue(DISPATCH_QUEUE, {
-    ...bullConnection(),
+  if (holder.openvibeDispatchQueue) return holder.openvibeDispatchQueue;
+  holder.openvibeDispatchQueue = new Queue(DISPATCH_QUEUE, {
+    ...queueConnection(),
     defaultJobOptions: {
       attempts: 5,
       backoff: { type: "exponential", delay: 500 },
@@ -25,9 +26,14 @@ export function dispatchQueue(): Queue {
       removeOnFail: { count: 2_000 },
     },
   });
+  // Connection errors are logged by lib/redis, throttled; BullMQ would print each one.
+  holder.openvibeDispatchQueue.on("error", () => undefined);
   return holder.openvibeDispatchQueue;
 }
 
 export async function scheduleAt(name: string, data: Record<string, string | number>, at: Date, jobId: string) {
-  await dispatchQueue().add(name, data, { delay: Math.max(0, at.getTime() - Date.now()), jobId });
+  await withinRedisDeadline(
+    dispatchQueue().add(name, data, { delay: Math.max(0, at.getTime() - Date.now()), jobId }),
+    "the dispatch queue",
+  );
 }

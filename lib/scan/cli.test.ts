@@ -1,11 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "./cli";
+import { tempDir } from "../../test/helpers/temp-dir";
 
-const dir = mkdtempSync(path.join(tmpdir(), "ov-scan-"));
+const dir = tempDir("scan");
 const good = path.join(dir, "good.js");
 const bad = path.join(dir, "bad.js");
 const online = path.join(dir, "online.js");

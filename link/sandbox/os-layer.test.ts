@@ -1,13 +1,14 @@
 // The OS layer alone: the same bubblewrap sandbox with Node's permission flags taken away. Node's
 // model is a seat belt; these prove the wall holds without it (no host files, no env, no network).
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, SANDBOX_NODE } from "./bwrap";
 import { Sandbox, type JobFolder } from "./run";
+import { tempDir } from "../../test/helpers/temp-dir";
 
 let sandbox: Sandbox;
 let folder: JobFolder;
@@ -15,7 +16,7 @@ let otherJob: JobFolder;
 let server: http.Server;
 let port = 0;
 let hits = 0;
-const keyFile = path.join(os.tmpdir(), `ov-os-layer-${process.pid}`, "link.key");
+const keyFile = path.join(tempDir("os-layer"), "link.key");
 
 beforeAll(async () => {
   sandbox = await Sandbox.create();
@@ -23,7 +24,6 @@ beforeAll(async () => {
   writeFileSync(path.join(folder.files, BOOT_FILE), bootScript("deny"));
   otherJob = sandbox.newJobFolder();
   writeFileSync(path.join(otherJob.files, "secret.json"), "other job");
-  mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
   writeFileSync(keyFile, "PRIVATE-KEY-OF-THE-LINK", { mode: 0o600 });
   server = http.createServer((_req, res) => {
     hits += 1;
@@ -37,7 +37,6 @@ afterAll(async () => {
   await sandbox.close();
   sandbox.removeJobFolder(folder);
   sandbox.removeJobFolder(otherJob);
-  rmSync(path.dirname(keyFile), { recursive: true, force: true });
   server.close();
 });
 

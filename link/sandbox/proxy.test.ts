@@ -1,12 +1,12 @@
 // The egress filter's decisions, and the proxy itself over its unix socket.
 import http from "node:http";
 import net from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostAllowed } from "./policy";
 import { decideTarget, isNonPublicAddress, startProxy, type EgressProxy, type ProxyOptions } from "./proxy";
+import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 const openvibeOnly: ProxyOptions = {
   net: "openvibe-only",
@@ -72,14 +72,14 @@ describe("the proxy on its socket", () => {
     });
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
     const port = (upstream.address() as net.AddressInfo).port;
-    dir = mkdtempSync(path.join(os.tmpdir(), "ov-proxy-"));
+    dir = tempDir("proxy");
     proxy = await startProxy(path.join(dir, "proxy.sock"), { ...openvibeOnly, allowedHosts: ["api.openvibe.test"], hosts: { "api.openvibe.test": `127.0.0.1:${port}` } });
   });
 
   afterAll(async () => {
     await proxy.close();
     upstream.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   });
 
   const viaProxy = (request: string) =>

@@ -1,11 +1,11 @@
 // Real tools in the real sandbox: what a tool cannot do, what it gets when it behaves.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobResult, NetPolicy } from "./policy";
 import { Sandbox } from "./run";
+import { tempDir } from "../../test/helpers/temp-dir";
 
 const TEST_HOST = "api.openvibe.test";
 let sandbox: Sandbox;
@@ -29,8 +29,7 @@ beforeAll(async () => {
     // Names the tests use under `public`: one that resolves to the Link's loopback.
     resolve: async (host) => (host === "loopback.example.test" ? ["127.0.0.1"] : host === "metadata.example.test" ? ["169.254.169.254"] : []),
   });
-  const keyDir = path.join(os.tmpdir(), `ov-link-home-${process.pid}`);
-  mkdirSync(keyDir, { recursive: true, mode: 0o700 });
+  const keyDir = tempDir("link-home");
   linkKeyFile = path.join(keyDir, "link.key");
   writeFileSync(linkKeyFile, "PRIVATE-KEY-OF-THE-LINK", { mode: 0o600 });
   otherJob = sandbox.newJobFolder();

@@ -1,11 +1,9 @@
 // One set-up for integration tests: a throw-away migrated database, its own data folder and Redis
 // key prefix, and the app modules imported only after the environment points at them.
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { vi } from "vitest";
 import { createThrowawayDatabase, type ThrowawayDatabase } from "../../lib/media/test-database";
+import { removeTempDir, tempDir } from "./temp-dir";
 
 export type IntegrationEnv = {
   database: ThrowawayDatabase;
@@ -17,7 +15,7 @@ export type IntegrationEnv = {
 
 export async function setupIntegration(name: string): Promise<IntegrationEnv> {
   const database = await createThrowawayDatabase(`ov_it_${name}`);
-  const dataDir = await mkdtemp(path.join(tmpdir(), `ov-${name}-`));
+  const dataDir = tempDir(name);
   const redisPrefix = `test:${name}:${randomBytes(4).toString("hex")}`;
 
   vi.stubEnv("REDIS_URL", process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0");
@@ -41,7 +39,7 @@ export async function setupIntegration(name: string): Promise<IntegrationEnv> {
       if (keys.length) await client.del(...keys);
       await client.quit();
       await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      removeTempDir(dataDir);
       vi.unstubAllEnvs();
     },
   };

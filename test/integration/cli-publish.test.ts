@@ -1,11 +1,11 @@
 // `openvibe publish DIR`, the real CLI process, against the real publish route over HTTP.
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { serveRoutes } from "../helpers/route-server";
+import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let env: IntegrationEnv;
@@ -17,6 +17,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     const child = spawn(process.execPath, [path.join(ROOT, "bin/openvibe.mjs"), ...args], {
       env: {
         PATH: process.env.PATH,
+        TMPDIR: process.env.TMPDIR,
         OPENVIBE_TOKEN: token,
         OPENVIBE_SERVER: server.url,
       } as unknown as NodeJS.ProcessEnv,
@@ -57,7 +58,7 @@ describe("openvibe publish", () => {
   });
 
   it("prints every problem with its path and exits 1 for a broken bundle", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "ov-cli-"));
+    const dir = tempDir("cli");
     await cp(path.join(ROOT, "skills/demo/csv-stats"), dir, { recursive: true });
     const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
     manifest.tools[0].net = "anywhere";

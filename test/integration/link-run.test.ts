@@ -2,12 +2,13 @@
 // on, `run`; an agent calls a tool, the person approves, the Link runs it in the sandbox and the
 // agent gets the result as untrusted data. Then the Link is killed mid-job: the job is placed again.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { serveRoutes } from "../helpers/route-server";
+import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
@@ -22,6 +23,8 @@ const children: ChildProcess[] = [];
 function linkEnv() {
   return {
     PATH: process.env.PATH,
+    // The run's own temp folder (npm test), where the Link's job folders belong too.
+    TMPDIR: process.env.TMPDIR,
     HOME: home,
     OPENVIBE_LINK_HOME: path.join(home, "link"),
   } as unknown as NodeJS.ProcessEnv;
@@ -76,7 +79,7 @@ async function waitStep(id: string) {
 
 beforeAll(async () => {
   env = await setupIntegration("linkrun");
-  home = await mkdtemp(path.join(tmpdir(), "ov-linkrun-"));
+  home = tempDir("linkrun");
   const r = (p: string) => import(p);
   const routes = {
     pair: await r("../../app/api/link/v1/pair/route"),
@@ -117,8 +120,18 @@ beforeAll(async () => {
   agentToken = (await createAgent(person.id, { name: "helper-bot" })).token;
 }, 180_000);
 
+/** Stops a Link the way a person does (its sandbox then removes its own folders), SIGKILL if it hangs. */
+async function stopLink(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  await Promise.all(children.map(stopLink));
   await server?.close();
   await (await import("../../lib/runs")).dispatchQueue().close();
   await (await import("../../lib/registry")).scanQueue().close();
