@@ -52,6 +52,11 @@ function which(name: string, candidates: string[]): string {
 
 const SYSTEM_BIN = ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"];
 
+/** The absolute path of a system program the Link relies on (bwrap, prlimit, flock). */
+export function systemTool(name: string): string {
+  return which(name, SYSTEM_BIN);
+}
+
 function nodeMajor(node: string): number {
   const version = execFileSync(node, ["--version"], { encoding: "utf8", env: EMPTY_ENV }).trim();
   return Number(/^v(\d+)\./.exec(version)?.[1] ?? 0);
@@ -105,8 +110,8 @@ export function resolveRuntime(options: { node?: string } = {}): Runtime {
     node,
     nodeMajor: major,
     libraries: sharedLibraries(node),
-    bwrap: which("bwrap", SYSTEM_BIN),
-    prlimit: which("prlimit", SYSTEM_BIN),
+    bwrap: systemTool("bwrap"),
+    prlimit: systemTool("prlimit"),
   };
 }
 
