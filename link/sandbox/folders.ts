@@ -10,7 +10,7 @@
 //       sys/ wasm/ job-<id>/
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { LinkError } from "../errors";
@@ -74,10 +74,18 @@ export class SandboxFolder {
     if (!SCOPE.test(scope)) throw new Error(`bad sandbox scope ${scope}`);
     privateDir(base);
     const scopeDir = path.join(base, scope);
-    privateDir(scopeDir);
     const id = `i${randomBytes(6).toString("hex")}`;
     const claiming = path.join(scopeDir, `.new-${id}`);
-    mkdirSync(claiming, { mode: 0o711 });
+    // Another Sandbox may remove the scope folder as empty between the two steps; then make it again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        privateDir(scopeDir);
+        mkdirSync(claiming, { mode: 0o711 });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw err;
+      }
+    }
     chmodSync(claiming, 0o711);
     const own = openSync(claiming, "r");
     const candidates = abandonedCandidates(base).flatMap(({ id: other, dir }) => {
@@ -118,6 +126,18 @@ export class SandboxFolder {
     rmSync(this.dir, { recursive: true, force: true });
     closeSync(this.fd);
     this.fd = null;
+  }
+}
+
+/** Removes the scope folders under `base` that hold nothing any more, except `keep`. */
+export function removeEmptyScopes(base: string, keep: string): void {
+  for (const scope of safeList(base)) {
+    if (!SCOPE.test(scope) || scope === keep) continue;
+    try {
+      rmdirSync(path.join(base, scope));
+    } catch {
+      // Not empty, or gone already.
+    }
   }
 }
 

@@ -5,12 +5,13 @@
 // done before the job arrives and the sandbox is born inside its limits.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, nodeFlags, prepareSystemTree, resolveRuntime, SANDBOX_NODE, type Runtime } from "./bwrap";
+import { BOOT_FILE, bwrapArgs, EMPTY_ENV, nodeFlags, prepareSystemTree, resolveRuntime, SANDBOX_NODE, type Runtime } from "./bwrap";
 import { detectCgroups, JobCgroup, removeJobCgroups, type CgroupSupport } from "./cgroup";
-import { defaultBase, SandboxFolder, scopeOf } from "./folders";
+import { fetchWasmFiles, type WasmFile } from "./fetch-wasm";
+import { defaultBase, removeEmptyScopes, SandboxFolder, scopeOf } from "./folders";
 import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
@@ -23,6 +24,7 @@ import {
   type Limits,
   type NetPolicy,
 } from "./policy";
+import { bootScript, sandboxWasmPath, wasmFileName, type AllowedWasm } from "./preload";
 import { startProxy, type EgressProxy } from "./proxy";
 
 export type SandboxOptions = {
@@ -104,7 +106,10 @@ export class Sandbox {
   /** How many sandboxes this Link has started, for status and for proving a refused job never ran. */
   sandboxesStarted = 0;
   private readonly folder: SandboxFolder;
+  private readonly base: string;
   private readonly systemTreeDir: string;
+  /** The WebAssembly modules fetch compiles, found once (first job with a network). */
+  private fetchWasm: Promise<WasmFile[]> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private standby: Standby | undefined;
   private standbyError: Error | undefined;
@@ -112,12 +117,14 @@ export class Sandbox {
 
   private constructor(
     private readonly options: SandboxOptions,
+    base: string,
     folder: SandboxFolder,
     runtime: Runtime,
     cgroups: CgroupSupport,
   ) {
     this.runtime = runtime;
     this.cgroups = cgroups;
+    this.base = base;
     this.folder = folder;
     this.systemTreeDir = path.join(this.folder.dir, "sys");
   }
@@ -129,14 +136,17 @@ export class Sandbox {
   static async create(options: SandboxOptions = {}): Promise<Sandbox> {
     const runtime = resolveRuntime({ node: options.node });
     const cgroups = options.cgroups ?? detectCgroups();
-    const claimed = SandboxFolder.claim(options.workRoot ?? defaultBase(), scopeOf(options.linkHome));
-    const sandbox = new Sandbox(options, claimed.folder, runtime, cgroups);
+    const base = options.workRoot ?? defaultBase();
+    const scope = scopeOf(options.linkHome);
+    const claimed = SandboxFolder.claim(base, scope);
+    const sandbox = new Sandbox(options, base, claimed.folder, runtime, cgroups);
     try {
       const stuck = await removeJobCgroups(cgroups, new Set(claimed.abandoned.map((a) => a.id)));
       for (const abandoned of claimed.abandoned) {
         if (stuck.has(abandoned.id)) abandoned.keep();
         else abandoned.discard();
       }
+      removeEmptyScopes(base, scope);
       sandbox.runtime.systemTree = prepareSystemTree(sandbox.runtime, sandbox.systemTreeDir);
       sandbox.prepareStandby();
     } catch (err) {
@@ -246,7 +256,8 @@ export class Sandbox {
     };
     try {
       if (this.closed) throw new Error("the sandbox is closed");
-      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net), { flag: "wx", mode: 0o644 });
+      const wasm = job.net === "deny" ? [] : await this.layFetchWasm(job.folder);
+      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net, wasm), { flag: "wx", mode: 0o644 });
       if (job.net !== "deny") {
         const socketPath = path.join(job.folder.root, "proxy.sock");
         proxy = await startProxy(socketPath, {
@@ -273,6 +284,27 @@ export class Sandbox {
     this.prepareStandby();
     this.track(cleanup());
     return result;
+  }
+
+  /** Puts the modules Node's fetch compiles into the job folder, and says where the preload finds them. */
+  private async layFetchWasm(folder: JobFolder): Promise<AllowedWasm[]> {
+    this.fetchWasm ??= fetchWasmFiles(this.runtime.node, this.base);
+    let files: WasmFile[];
+    try {
+      files = await this.fetchWasm;
+    } catch (err) {
+      this.fetchWasm = undefined;
+      throw err;
+    }
+    return files.map(({ file, bytes }, i) => {
+      const inJob = path.join(folder.files, wasmFileName(i));
+      try {
+        linkSync(file, inJob);
+      } catch {
+        copyFileSync(file, inJob);
+      }
+      return { file: sandboxWasmPath(i), bytes };
+    });
   }
 
   /** Cleanup that runs after the result is returned; `idle()` and `close()` wait for it. */

@@ -12,7 +12,9 @@ import { Sandbox } from "./run";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const bin = path.join(root, "link", "bin", "openvibe-link.mjs");
-const canUnsharePid = spawnSync("unshare", ["--pid", "--fork", "true"]).status === 0;
+/** A new PID namespace with its own /proc (bwrap reads /proc/<pid> and needs it to match). */
+const UNSHARE_PID = ["--pid", "--fork", "--mount-proc", "--kill-child"];
+const canUnsharePid = spawnSync("unshare", [...UNSHARE_PID, "true"]).status === 0;
 const homes: string[] = [];
 let toolDir: string;
 
@@ -48,7 +50,7 @@ function startJob(sandbox: Sandbox, source: string, wall_ms = 10_000): { files: 
 /** `openvibe-link exec` as its own process, in a new PID namespace when the kernel allows it. */
 function execElsewhere(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const command = [process.execPath, bin, "exec", "--entry", "hello.js", "--input", path.join(toolDir, "input.json"), toolDir];
-  const child = canUnsharePid ? spawn("unshare", ["--pid", "--fork", "--kill-child", ...command], { cwd: root }) : spawn(command[0]!, command.slice(1), { cwd: root });
+  const child = canUnsharePid ? spawn("unshare", [...UNSHARE_PID, ...command], { cwd: root }) : spawn(command[0]!, command.slice(1), { cwd: root });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
