@@ -126,8 +126,8 @@ describe("the preload refuses", () => {
     const output = result.output as Outcomes;
     expect(result.status, result.stderr).toBe("ok");
     for (const [name, outcome] of Object.entries(output)) expect(outcome, name).toHaveProperty("denied");
-    // Node itself refuses a require of data: (no such file) and blob: imports; the rest are ours.
-    for (const name of ["dataImport", "dataImportBase64", "dataJson", "staticData", "httpImport"]) expect(output[name]!.denied, name).toMatch(REFUSED);
+    // Node itself refuses a require of data: (there is no such file); the rest are ours.
+    for (const name of ["dataImport", "dataImportBase64", "dataJson", "staticData", "httpImport", "blobImport"]) expect(output[name]!.denied, name).toMatch(REFUSED);
   });
 
   it("WebAssembly compiled from bytes, in every form", async () => {
@@ -147,10 +147,7 @@ describe("the preload refuses", () => {
         await attempt("wasmModuleImport", () => import("./empty.wasm"));`),
       "empty.wasm": "\0asm\u0001\0\0\0",
     });
-    const output = result.output as Outcomes;
-    expect(result.status, result.stderr).toBe("ok");
-    for (const [name, outcome] of Object.entries(output)) expect(outcome, name).toHaveProperty("denied");
-    for (const [name, outcome] of Object.entries(output)) if (name !== "wasmModuleImport") expect(outcome.denied, name).toMatch(REFUSED);
+    expectRefusedByPreload(result);
   });
 
   it("compiling text that is not one of the tool's files through the CJS loader", async () => {
