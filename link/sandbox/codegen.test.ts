@@ -72,6 +72,8 @@ describe("the preload refuses", () => {
         await attempt("mainModuleRequire", () => process.mainModule.require(${JSON.stringify(id)}));
         await attempt("constructorLoad", () => module.constructor._load(${JSON.stringify(id)}));
         await attempt("moduleLoad", () => Module._load("node:${id}", module));
+        await attempt("moduleLoadSkippingHooks", () => Module._load(${JSON.stringify(id)}, module, false, { shouldSkipModuleHooks: true }));
+        await attempt("moduleLoadResolved", () => Module._load(${JSON.stringify(id)}, module, false, { resolved: { url: "node:${id}", format: "builtin", filename: ${JSON.stringify(id)} }, shouldSkipModuleHooks: true }));
         await attempt("prototypeRequire", () => Module.prototype.require.call(module, ${JSON.stringify(id)}));
         await attempt("createRequire", () => Module.createRequire(__filename)(${JSON.stringify(id)}));
         await attempt("createRequireElsewhere", () => Module.createRequire("/job/nowhere/x.js")("node:${id}"));
@@ -171,6 +173,15 @@ describe("the preload refuses", () => {
       "other.js": "module.exports = 'other';",
     });
     expectRefusedByPreload(result);
+  });
+
+  it("Module._load's internal shortcuts: a source handed to it is ignored, the file's own text loads", async () => {
+    const result = await runFiles({
+      "tool.js": `const loaded = module.constructor._load("/job/other.js", module, false, { resolved: { url: "file:///job/other.js", format: "commonjs", filename: "/job/other.js" }, shouldSkipModuleHooks: true, source: "module.exports = 42" });
+        process.stdout.write(JSON.stringify({ loaded }));`,
+      "other.js": "module.exports = 'other';",
+    });
+    expect(result).toMatchObject({ status: "ok", output: { loaded: "other" } });
   });
 
   it("the patched wrapper text, even once set back", async () => {

@@ -8,7 +8,8 @@
 //   - imports of anything but the tool's files and allowed built-ins (`data:` and every other
 //     scheme), and wasm or addon modules;
 //   - process.binding, _linkedBinding, dlopen, execve, _debugProcess, _debugEnd;
-//   - Module.prototype._compile of anything but a tool file's own text (and a patched wrapper);
+//   - Module.prototype._compile of anything but a tool file's own text (and a patched wrapper),
+//     and Module._load's internal shortcuts (a resolved module, its source, skipping the hooks);
 //   - module.register / registerHooks (the hooks below stay the only ones), v8.setFlagsFromString;
 //   - WebAssembly compiled from bytes, except, byte for byte, the modules Node's own fetch
 //     compiles (llhttp), and only when the job has a network.
@@ -107,6 +108,13 @@ const CONFIG = { net: "deny", proxySocket: "", proxyPort: 0, wasm: [] }; // open
   });
   lock(Module, "register", refuser("module.register"));
   lock(Module, "registerHooks", refuser("module.registerHooks"));
+  // Node's own callers hand Module._load shortcuts as a fourth argument (`resolved`, `source`,
+  // `shouldSkipModuleHooks`); from a tool they would step around the hooks, so they are dropped and
+  // the module is resolved and read again, as under any patched Module._load.
+  const load = Module._load;
+  lock(Module, "_load", function _load(request, parent, isMain) {
+    return apply(load, Module, [request, parent, isMain]);
+  });
 
   lock(process, "getBuiltinModule", function getBuiltinModule(id) {
     if (typeof id === "string") {
