@@ -179,6 +179,8 @@ export function nodeFlags(cmd: Pick<SandboxCommand, "entry" | "memBytes">): stri
     // Tools are JavaScript; type stripping would load a 3.7 MB WebAssembly compiler (refused by the preload anyway).
     "--no-experimental-strip-types",
     "--no-addons",
+    // The permission model already keeps SIGUSR1 from opening the inspector; this says so twice.
+    "--disable-sigusr1",
     // V8's background pool (4 threads by default): one thread starts measurably faster here (about
     // 1–2 ms), and keeps a tool's thread count, which pids.max counts, independent of the host.
     `--v8-pool-size=${V8_POOL_SIZE}`,

@@ -113,6 +113,17 @@ describe("the preload refuses", () => {
     expectRefusedByPreload(result);
   });
 
+  it("the inspector through SIGUSR1 (the permission model and --disable-sigusr1: it never listens)", async () => {
+    const result = await runFiles({
+      "tool.js": `process.kill(process.pid, "SIGUSR1");
+        setTimeout(() => {
+          const socket = require("node:net").connect(9229, "127.0.0.1", () => { process.stdout.write('{"inspector":"listening"}'); socket.destroy(); });
+          socket.on("error", (e) => process.stdout.write(JSON.stringify({ inspector: e.code })));
+        }, 300);`,
+    });
+    expect(result).toMatchObject({ status: "ok", output: { inspector: "ECONNREFUSED" } });
+  });
+
   it("imports that are not the tool's files: data:, http:, blob:, however they are written", async () => {
     const result = await runFiles({
       "tool.js": attempts(`
