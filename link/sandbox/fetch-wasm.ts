@@ -31,14 +31,14 @@ server.listen(0, "127.0.0.1", async () => {
  * The modules fetch compiles in `node`, as files under `base` (probed once per Node binary; the
  * folder is made whole, then renamed into place, so a half-written one is never used).
  */
-export async function fetchWasmFiles(node: string, base: string): Promise<WasmFile[]> {
+export async function fetchWasmFiles(node: string, base: string, probe: (node: string) => Promise<Buffer[]> = fetchWasmModules): Promise<WasmFile[]> {
   const real = realpathSync(node);
   const stat = statSync(real);
   const key = createHash("sha256").update(`${real}\0${stat.dev}\0${stat.ino}\0${stat.size}\0${stat.mtimeMs}\0${PROBE}`).digest("hex").slice(0, 24);
   const cache = path.join(base, "fetch-wasm");
   const dir = path.join(cache, key);
   if (!existsSync(dir)) {
-    const modules = await fetchWasmModules(real);
+    const modules = await probe(real);
     mkdirSync(cache, { recursive: true, mode: 0o711 });
     const partial = path.join(cache, `.${key}-${randomBytes(4).toString("hex")}`);
     mkdirSync(partial, { mode: 0o711 });
