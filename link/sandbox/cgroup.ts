@@ -20,12 +20,16 @@ export type CgroupSupport = {
 const JOB_PREFIX = "openvibe-job-";
 
 /**
- * Kills and removes job cgroups left by a Link process that no longer exists. bwrap's
- * --die-with-parent has a window during sandbox setup: a Link killed inside it can orphan a tool.
+ * Kills and removes the job cgroups of Sandboxes known to be gone (their folder's lock was taken,
+ * see folders.ts); a job cgroup is named `openvibe-job-<owner>-<job>`. bwrap's --die-with-parent
+ * has a window during sandbox setup: a Link killed inside it can orphan a tool. Returns the owners
+ * whose cgroups could not all be removed (a later sweep tries again).
  */
-export async function sweepOrphanedJobs(support: CgroupSupport): Promise<number> {
+export async function removeJobCgroups(support: CgroupSupport, owners: ReadonlySet<string>): Promise<Set<string>> {
+  const failed = new Set<string>();
+  if (owners.size === 0) return failed;
   const parents = [support.memoryParent, support.pidsParent].filter((p): p is string => Boolean(p));
-  const orphans = new Map<string, string[]>();
+  const jobs = new Map<string, { owner: string; dirs: string[] }>();
   for (const parent of parents) {
     let names: string[] = [];
     try {
@@ -34,26 +38,19 @@ export async function sweepOrphanedJobs(support: CgroupSupport): Promise<number>
       continue;
     }
     for (const name of names) {
-      const owner = Number(name.slice(JOB_PREFIX.length).split("-")[0]);
-      if (!Number.isSafeInteger(owner) || owner <= 0 || processAlive(owner)) continue;
-      orphans.set(name, [...(orphans.get(name) ?? []), path.join(parent, name)]);
+      const owner = name.slice(JOB_PREFIX.length).split("-")[0]!;
+      if (!owners.has(owner)) continue;
+      const job = jobs.get(name) ?? { owner, dirs: [] };
+      job.dirs.push(path.join(parent, name));
+      jobs.set(name, job);
     }
   }
-  for (const dirs of orphans.values()) {
+  for (const { owner, dirs } of jobs.values()) {
     const cg = new JobCgroup(support, dirs);
     cg.killAll();
-    await cg.remove().catch(() => undefined);
+    await cg.remove().catch(() => failed.add(owner));
   }
-  return orphans.size;
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return failed;
 }
 
 /** Threads count against pids.max: Node itself runs about a dozen. */
@@ -170,9 +167,9 @@ export class JobCgroup {
     private readonly dirs: string[],
   ) {}
 
-  static create(support: CgroupSupport, jobId: string, memBytes: number): JobCgroup | null {
-    // The Link's pid in the name lets a later Link tell a dead Link's leftovers from a live one's jobs.
-    const name = `${JOB_PREFIX}${process.pid}-${jobId}`;
+  /** `owner` is the Sandbox's folder id: a later Link removes the cgroup once that folder is abandoned. */
+  static create(support: CgroupSupport, owner: string, jobId: string, memBytes: number): JobCgroup | null {
+    const name = `${JOB_PREFIX}${owner}-${jobId}`;
     if (support.enforcement === "cgroup-v2" && support.memoryParent) {
       const dir = path.join(support.memoryParent, name);
       mkdirSync(dir);

@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, SANDBOX_NODE } from "./bwrap";
+import { bwrapArgs, EMPTY_ENV, SANDBOX_NODE } from "./bwrap";
 import { Sandbox, type JobFolder } from "./run";
 import { tempDir } from "../../test/helpers/temp-dir";
 
@@ -21,7 +21,6 @@ const keyFile = path.join(tempDir("os-layer"), "link.key");
 beforeAll(async () => {
   sandbox = await Sandbox.create();
   folder = sandbox.newJobFolder();
-  writeFileSync(path.join(folder.files, BOOT_FILE), bootScript("deny"));
   otherJob = sandbox.newJobFolder();
   writeFileSync(path.join(otherJob.files, "secret.json"), "other job");
   writeFileSync(keyFile, "PRIVATE-KEY-OF-THE-LINK", { mode: 0o600 });
@@ -82,7 +81,7 @@ describe("without Node's permission flags, the OS sandbox alone", () => {
     expect(stdout).not.toMatch(/PRIVATE-KEY|other job|root:x:0/);
   });
 
-  it("has an empty environment (bwrap's PWD is all; the preload removes it)", async () => {
+  it("has an empty environment (bwrap's PWD is all; the preload, not run here, removes it)", async () => {
     const { stdout } = await runBare(`console.log(JSON.stringify(Object.keys(process.env)))`);
     expect(JSON.parse(stdout)).toEqual(["PWD"]);
   });

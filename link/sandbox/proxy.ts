@@ -1,11 +1,12 @@
 // The egress filter for `openvibe-only` and `public`: an HTTP proxy (CONNECT and absolute-form
 // requests) on a unix socket outside the sandbox. It checks the host before resolving, resolves
-// the name itself, refuses loopback/private/link-local/CGNAT/metadata addresses and connects to
-// the exact address it checked, so a tool can neither pick the address nor rebind DNS.
+// the name itself once, refuses every address that is not global unicast (addresses.ts) and
+// connects to the exact address it checked, so a tool can neither pick the address nor rebind DNS.
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { chmodSync } from "node:fs";
+import { classifyAddress, isAddressLiteral, type AddressVerdict } from "./addresses";
 import { hostAllowed, type NetPolicy } from "./policy";
 
 export type Target = { host: string; port: number };
@@ -24,30 +25,11 @@ export type ProxyOptions = {
 };
 
 const ALLOWED_PORTS = new Set([80, 443]);
+/** How long the proxy waits for an upstream to accept; a tool's wall time bounds the rest. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
-const blocked = new net.BlockList();
-for (const [address, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(address, prefix, "ipv4");
-for (const [address, prefix] of [
-  ["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8], ["2001:db8::", 32], ["100::", 64],
-] as const) blocked.addSubnet(address, prefix, "ipv6");
-
-/** True for any address a tool must never reach: the Link's own, its LAN, link-local and cloud metadata. */
-export function isNonPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return true;
-  if (family === 6) {
-    const lower = address.toLowerCase();
-    const mapped = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    if (mapped) return isNonPublicAddress(mapped[1]!);
-    if (/^::ffff:/.test(lower) || /^64:ff9b::/.test(lower)) return true;
-    return blocked.check(address, "ipv6");
-  }
-  return blocked.check(address, "ipv4");
-}
+/** Where a request goes: the one address the proxy checked, and the port. */
+export type Destination = { address: string; port: number };
 
 export class EgressRefused extends Error {
   constructor(
@@ -58,11 +40,15 @@ export class EgressRefused extends Error {
   }
 }
 
-/** Decides where a request may go: the one address to connect to, or a refusal with a reason. */
-export async function decideTarget(target: Target, options: ProxyOptions): Promise<{ address: string; port: number }> {
+/**
+ * Decides where a request may go: the one address to connect to, or a refusal with a reason. The
+ * name is resolved once, here; the caller connects to the address returned and never looks the
+ * name up again, so a second DNS answer (rebinding) is never used.
+ */
+export async function decideTarget(target: Target, options: ProxyOptions): Promise<Destination> {
   const host = target.host.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
   if (!ALLOWED_PORTS.has(target.port)) throw new EgressRefused("link.egress.port", `port ${target.port} is not 80 or 443`);
-  const literal = net.isIP(host) !== 0;
+  const literal = isAddressLiteral(host);
   if (options.net === "openvibe-only") {
     if (literal) throw new EgressRefused("link.egress.ip_literal", "an address is not an allowed host");
     if (!hostAllowed(host, options.allowedHosts)) throw new EgressRefused("link.egress.host", `${host} is not allowed`);
@@ -72,10 +58,7 @@ export async function decideTarget(target: Target, options: ProxyOptions): Promi
     const at = mapped.lastIndexOf(":");
     return { address: mapped.slice(0, at), port: Number(mapped.slice(at + 1)) };
   }
-  if (literal) {
-    if (isNonPublicAddress(host)) throw new EgressRefused("link.egress.private", `${host} is not a public address`);
-    return { address: host, port: target.port };
-  }
+  if (literal) return { address: checked(host, host).address, port: target.port };
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolve)(host);
@@ -84,9 +67,26 @@ export async function decideTarget(target: Target, options: ProxyOptions): Promi
   }
   if (addresses.length === 0) throw new EgressRefused("link.egress.dns", `${host} does not resolve`);
   // One non-public answer refuses the name: a mixed answer is how DNS rebinding starts.
-  const bad = addresses.find(isNonPublicAddress);
-  if (bad) throw new EgressRefused("link.egress.private", `${host} resolves to ${bad}, which is not public`);
-  return { address: addresses[0]!, port: target.port };
+  const verdicts = addresses.map((address) => checked(host, address));
+  return { address: verdicts[0]!.address, port: target.port };
+}
+
+/** The verdict on one address, or the refusal that says which range it is in. */
+function checked(host: string, address: string): AddressVerdict {
+  const verdict = classifyAddress(address);
+  if (verdict.allowed) return verdict;
+  const embedded = verdict.embeddedIPv4 ? `, carrying ${verdict.embeddedIPv4}` : "";
+  const what = host === address ? host : `${host} resolves to ${address}, which`;
+  throw new EgressRefused("link.egress.private", `${what} is not a global unicast address (${verdict.range}${embedded})`);
+}
+
+/** A lookup for sockets that only ever answers with the address already checked. */
+function pinnedLookup(to: Destination): net.LookupFunction {
+  const family = net.isIP(to.address);
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: to.address, family }]);
+    else callback(null, to.address, family);
+  };
 }
 
 async function systemResolve(host: string): Promise<string[]> {
@@ -125,18 +125,19 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
     if (url.protocol !== "http:") return refuse(res, new EgressRefused("link.egress.request", "only http:// in plain requests"));
     try {
       const to = await decideTarget({ host: url.hostname, port: Number(url.port || 80) }, options);
-      log.push(`http ${url.hostname}`);
+      log.push(`http ${url.hostname} → ${to.address}:${to.port}`);
       const headers: http.OutgoingHttpHeaders = { ...req.headers, host: url.host };
       delete headers["proxy-connection"];
       delete headers["proxy-authorization"];
       const upstream = http.request(
-        { host: to.address, port: to.port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false },
+        { host: to.address, port: to.port, lookup: pinnedLookup(to), timeout: CONNECT_TIMEOUT_MS, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
         },
       );
-      upstream.on("error", () => res.headersSent ? res.destroy() : res.writeHead(502).end());
+      upstream.on("timeout", () => upstream.destroy(new Error("upstream timeout")));
+      upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
       req.pipe(upstream);
     } catch (err) {
       refuse(res, err);
@@ -151,14 +152,16 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
     if (!target) return refuse(client, new EgressRefused("link.egress.request", "CONNECT needs host:port"));
     try {
       const to = await decideTarget(target, options);
-      log.push(`connect ${target.host}`);
-      const upstream = net.connect(to.port, to.address, () => {
+      log.push(`connect ${target.host} → ${to.address}:${to.port}`);
+      const upstream = net.connect({ host: to.address, port: to.port, lookup: pinnedLookup(to), timeout: CONNECT_TIMEOUT_MS }, () => {
+        upstream.setTimeout(0);
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         if (head.length) upstream.write(head);
         client.pipe(upstream);
         upstream.pipe(client);
       });
       sockets.add(upstream);
+      upstream.on("timeout", () => upstream.destroy());
       upstream.on("close", () => sockets.delete(upstream));
       upstream.on("error", () => {
         client.destroy();

@@ -5,12 +5,13 @@
 // done before the job arrives and the sandbox is born inside its limits.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { BOOT_FILE, bootScript, bwrapArgs, EMPTY_ENV, nodeFlags, prepareSystemTree, resolveRuntime, SANDBOX_NODE, type Runtime } from "./bwrap";
-import { detectCgroups, JobCgroup, processAlive, sweepOrphanedJobs, type CgroupSupport } from "./cgroup";
+import { BOOT_FILE, bwrapArgs, EMPTY_ENV, nodeFlags, prepareSystemTree, resolveRuntime, SANDBOX_NODE, type Runtime } from "./bwrap";
+import { detectCgroups, JobCgroup, removeJobCgroups, type CgroupSupport } from "./cgroup";
+import { fetchWasmFiles, type WasmFile } from "./fetch-wasm";
+import { defaultBase, removeEmptyScopes, SandboxFolder, scopeOf } from "./folders";
 import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
@@ -23,6 +24,7 @@ import {
   type Limits,
   type NetPolicy,
 } from "./policy";
+import { bootScript, sandboxWasmPath, wasmFileName, type AllowedWasm } from "./preload";
 import { startProxy, type EgressProxy } from "./proxy";
 
 export type SandboxOptions = {
@@ -33,7 +35,14 @@ export type SandboxOptions = {
   /** Operator name → "address:port" overrides for the egress proxy (tests map a local server here). */
   hosts?: Readonly<Record<string, string>>;
   resolve?: (host: string) => Promise<string[]>;
-  /** Where job folders live; a private folder under the system temp dir by default. */
+  /**
+   * The Link's home (`openvibe-link run` passes it): this Sandbox's folder is made in that Link's own
+   * folder, `<workRoot>/link-<hash of the home>/`. Absent (`openvibe-link exec`): a private folder
+   * for this invocation under `<workRoot>/exec/`. Either way it is locked while this process lives
+   * and removed by `close()`; one left by a dead process is removed by the next Sandbox.
+   */
+  linkHome?: string;
+  /** The folder every Link of this user keeps its Sandbox folders in; `<tmpdir>/openvibe-link-<uid>` by default. */
   workRoot?: string;
   /** Force a memory enforcement (tests); detected by default. */
   cgroups?: CgroupSupport;
@@ -96,30 +105,61 @@ export class Sandbox {
   readonly cgroups: CgroupSupport;
   /** How many sandboxes this Link has started, for status and for proving a refused job never ran. */
   sandboxesStarted = 0;
-  private readonly workRoot: string;
+  private readonly folder: SandboxFolder;
+  private readonly base: string;
   private readonly systemTreeDir: string;
+  /** The WebAssembly modules fetch compiles, found once (first job with a network). */
+  private fetchWasm: Promise<WasmFile[]> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   private standby: Standby | undefined;
   private standbyError: Error | undefined;
   private closed = false;
 
-  private constructor(private readonly options: SandboxOptions) {
-    this.runtime = resolveRuntime({ node: options.node });
-    this.cgroups = options.cgroups ?? detectCgroups();
-    this.workRoot = options.workRoot ?? path.join(os.tmpdir(), `openvibe-link-${process.getuid?.() ?? "user"}`);
-    mkdirSync(this.workRoot, { recursive: true, mode: 0o711 });
-    chmodSync(this.workRoot, 0o711);
-    this.systemTreeDir = path.join(this.workRoot, `sys-${process.pid}-${randomBytes(4).toString("hex")}`);
+  private constructor(
+    private readonly options: SandboxOptions,
+    base: string,
+    folder: SandboxFolder,
+    runtime: Runtime,
+    cgroups: CgroupSupport,
+  ) {
+    this.runtime = runtime;
+    this.cgroups = cgroups;
+    this.base = base;
+    this.folder = folder;
+    this.systemTreeDir = path.join(this.folder.dir, "sys");
   }
 
-  /** Resolves the runtime and the Link's cgroups, clears what a dead Link left behind, readies a standby. */
+  /**
+   * Resolves the runtime and the Link's cgroups, claims this Sandbox's folder, clears what dead
+   * Sandboxes left behind (their folders and job cgroups, once their locks are ours), readies a standby.
+   */
   static async create(options: SandboxOptions = {}): Promise<Sandbox> {
-    const sandbox = new Sandbox(options);
-    await sweepOrphanedJobs(sandbox.cgroups);
-    sandbox.sweepOrphanedFolders();
-    sandbox.runtime.systemTree = prepareSystemTree(sandbox.runtime, sandbox.systemTreeDir);
-    sandbox.prepareStandby();
+    const runtime = resolveRuntime({ node: options.node });
+    const cgroups = options.cgroups ?? detectCgroups();
+    const base = options.workRoot ?? defaultBase();
+    const scope = scopeOf(options.linkHome);
+    const claimed = SandboxFolder.claim(base, scope);
+    const sandbox = new Sandbox(options, base, claimed.folder, runtime, cgroups);
+    try {
+      const stuck = await removeJobCgroups(cgroups, new Set(claimed.abandoned.map((a) => a.id)));
+      for (const abandoned of claimed.abandoned) {
+        if (stuck.has(abandoned.id)) abandoned.keep();
+        else abandoned.discard();
+      }
+      removeEmptyScopes(base, scope);
+      sandbox.runtime.systemTree = prepareSystemTree(sandbox.runtime, sandbox.systemTreeDir);
+      sandbox.prepareStandby();
+    } catch (err) {
+      for (const abandoned of claimed.abandoned) abandoned.keep();
+      await sandbox.close();
+      throw err;
+    }
     return sandbox;
+  }
+
+  /** This Sandbox's own folder (job folders, the prepared /usr); it exists while the Sandbox is open. */
+  get folderPath(): string {
+    return this.folder.dir;
   }
 
   private get asRoot(): boolean {
@@ -129,23 +169,13 @@ export class Sandbox {
   /** Makes an empty job folder; the sandbox's uid may enter `root`, nobody else but the Link. */
   newJobFolder(): JobFolder {
     const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
-    // The Link's pid in the name lets a later Link remove what a dead one left (see sweep below).
-    const root = path.join(this.workRoot, `job-${process.pid}-${id}`);
+    const root = path.join(this.folder.dir, `job-${id}`);
     const files = path.join(root, "files");
     mkdirSync(root, { mode: 0o700 });
     mkdirSync(files, { mode: 0o755 });
     mkdirSync(path.dirname(path.join(files, BOOT_FILE)), { mode: 0o755 });
     if (this.asRoot) chownSync(root, SANDBOX_UID, SANDBOX_GID);
     return { id, root, files };
-  }
-
-  /** Removes job folders of Link processes that no longer exist. */
-  private sweepOrphanedFolders(): void {
-    for (const name of readdirSync(this.workRoot)) {
-      const owner = Number(/^(?:job|sys)-(\d+)-/.exec(name)?.[1]);
-      if (!owner || processAlive(owner)) continue;
-      rmSync(path.join(this.workRoot, name), { recursive: true, force: true });
-    }
   }
 
   removeJobFolder(folder: JobFolder): void {
@@ -170,10 +200,8 @@ export class Sandbox {
       await standby.cgroup?.remove().catch(() => undefined);
     }
     await this.idle();
-    if (this.runtime.systemTree) {
-      this.runtime.systemTree = undefined;
-      rmSync(this.systemTreeDir, { recursive: true, force: true });
-    }
+    this.runtime.systemTree = undefined;
+    this.folder.release();
   }
 
   private prepareStandby(): void {
@@ -181,7 +209,7 @@ export class Sandbox {
     let cgroup: JobCgroup | null = null;
     try {
       // Made with the default cap, which most jobs keep, so a job usually needs no cgroup write.
-      cgroup = JobCgroup.create(this.cgroups, `s${randomBytes(6).toString("hex")}`, LIMIT_DEFAULTS.mem_bytes);
+      cgroup = JobCgroup.create(this.cgroups, this.folder.id, `s${randomBytes(6).toString("hex")}`, LIMIT_DEFAULTS.mem_bytes);
     } catch (err) {
       this.standbyError = err as Error;
       return;
@@ -228,7 +256,8 @@ export class Sandbox {
     };
     try {
       if (this.closed) throw new Error("the sandbox is closed");
-      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net), { flag: "wx", mode: 0o644 });
+      const wasm = job.net === "deny" ? [] : await this.layFetchWasm(job.folder);
+      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net, wasm), { flag: "wx", mode: 0o644 });
       if (job.net !== "deny") {
         const socketPath = path.join(job.folder.root, "proxy.sock");
         proxy = await startProxy(socketPath, {
@@ -255,6 +284,27 @@ export class Sandbox {
     this.prepareStandby();
     this.track(cleanup());
     return result;
+  }
+
+  /** Puts the modules Node's fetch compiles into the job folder, and says where the preload finds them. */
+  private async layFetchWasm(folder: JobFolder): Promise<AllowedWasm[]> {
+    this.fetchWasm ??= fetchWasmFiles(this.runtime.node, this.base);
+    let files: WasmFile[];
+    try {
+      files = await this.fetchWasm;
+    } catch (err) {
+      this.fetchWasm = undefined;
+      throw err;
+    }
+    return files.map(({ file, bytes }, i) => {
+      const inJob = path.join(folder.files, wasmFileName(i));
+      try {
+        linkSync(file, inJob);
+      } catch {
+        copyFileSync(file, inJob);
+      }
+      return { file: sandboxWasmPath(i), bytes };
+    });
   }
 
   /** Cleanup that runs after the result is returned; `idle()` and `close()` wait for it. */
