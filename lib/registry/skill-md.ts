@@ -41,7 +41,7 @@ export type SkillMdErrorCode = (typeof SKILL_MD_ERROR_CODES)[number];
 export type SkillMdOptions = { version?: string };
 
 /** True for a folder that publishes through SKILL.md: SKILL.md at its root and no skill.json. */
-export function isSkillMdFolder(files: ReadonlyMap<string, Uint8Array>): boolean {
+export function isSkillMdFolder(files: { has(path: string): boolean }): boolean {
   return files.has(SKILL_MD) && !files.has(MANIFEST);
 }
 
