@@ -12,9 +12,16 @@ import {
 } from "./authorize";
 import { readBounded } from "./http";
 
-const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
-
 export async function decideConsent(userId: string, req: Request): Promise<Response> {
+  // The page's script asks for JSON and navigates itself (a Content-Security-Policy form-action
+  // would stop a redirect to the app); without script, the browser follows a 303.
+  const json = /\bapplication\/json\b/i.test(req.headers.get("accept") ?? "");
+  const seeOther = (location: string) =>
+    json
+      ? new Response(JSON.stringify({ redirect_to: location }), {
+          headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+        })
+      : new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers.get("content-type") ?? "")) {
     throw new AppError("request.unsupported_media_type", "Send the consent form as a form.");
   }

@@ -9,6 +9,7 @@ import {
   stashAuthorization,
   takeStashedAuthorization,
 } from "@/lib/oauth";
+import { ConsentForm } from "./consent-form";
 import styles from "./consent.module.css";
 
 export const metadata = { title: "Connect an app to your agent" };
@@ -74,7 +75,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Se
       </ul>
       <p className="hint">Revoke the agent on the Agents page and the app stops at once.</p>
 
-      <form method="post" action="/oauth/consent" className="form">
+      <ConsentForm>
         {Object.entries(authorizationFields(r)).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />
         ))}
@@ -106,7 +107,7 @@ export default async function AuthorizePage({ searchParams }: { searchParams: Se
             Deny
           </button>
         </div>
-      </form>
+      </ConsentForm>
     </section>
   );
 }
