@@ -6,6 +6,7 @@ import { ConfigError } from "../lib/config/env.mjs";
 async function main() {
   const { seedDemo } = await import("../lib/registry/seed-helpers");
   const { db } = await import("../lib/db");
+  const { closeRedis } = await import("../lib/redis");
   try {
     const report = await seedDemo();
     console.log(
@@ -15,7 +16,8 @@ async function main() {
         ".\nSign in as demo@openvibe.dev / openvibe-demo.",
     );
   } finally {
-    await db.$disconnect();
+    // Installing the demo person's skills wakes their MCP clients through Redis.
+    await Promise.all([db.$disconnect(), closeRedis()]);
   }
 }
 

@@ -24,3 +24,10 @@ export function bullConnection() {
     prefix: `${config().REDIS_PREFIX}:bull`,
   };
 }
+
+/** Closes the shared connection if this process opened one (scripts that must exit when done). */
+export async function closeRedis(): Promise<void> {
+  const client = holder.openvibeRedis;
+  holder.openvibeRedis = undefined;
+  if (client) await client.quit().catch(() => client.disconnect());
+}

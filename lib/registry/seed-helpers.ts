@@ -6,8 +6,10 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { createUser } from "../auth/users";
+import { recordTopUp } from "../billing/ledger";
 import { isCodeResource, loadBundle, sha256Hex, type SkillDocument } from "../contracts";
 import { db } from "../db";
+import { installSkill } from "../installs/service";
 import { log } from "../log";
 import { contentKey, mediaBackend } from "../media";
 import { publishSkill } from "./publish";
@@ -72,8 +74,8 @@ function checkScanOutcome(bundle: DemoBundle, outcome: { status: string }) {
   }
 }
 
-async function ensurePeople(): Promise<Map<string, { id: string; firstParty: boolean }>> {
-  const people = new Map<string, { id: string; firstParty: boolean }>();
+async function ensurePeople(): Promise<Map<string, { id: string; firstParty: boolean; created: boolean }>> {
+  const people = new Map<string, { id: string; firstParty: boolean; created: boolean }>();
   for (const p of DEMO_PEOPLE) {
     const existing = await db.user.findUnique({ where: { email: p.email }, select: { id: true, handle: true } });
     if (existing && existing.handle !== p.handle) {
@@ -83,7 +85,7 @@ async function ensurePeople(): Promise<Map<string, { id: string; firstParty: boo
     }
     const id =
       existing?.id ?? (await createUser({ email: p.email, name: p.name, handle: p.handle, password: p.password })).id;
-    people.set(p.handle, { id, firstParty: p.firstParty });
+    people.set(p.handle, { id, firstParty: p.firstParty, created: !existing });
   }
   return people;
 }
@@ -190,6 +192,20 @@ export async function seedDemo(dir = DEMO_SKILLS_DIR): Promise<SeedReport> {
       report.versionsCreated++;
     }
   }
+  // A new demo person starts with a sandbox and a prompt skill installed and a small demo balance,
+  // so an MCP client (or the REST API) lists and runs something at once; later seeds never undo
+  // what the person changed since.
+  const demo = people.get("demo");
+  if (demo?.created) {
+    await recordTopUp({ userId: demo.id, amountMicros: DEMO_BALANCE_MICROS, paymentId: `demo-seed-${demo.id}`, memo: "Demo balance" });
+    for (const slug of DEMO_INSTALLS) {
+      const newest = bundles.filter((b) => b.document.slug === slug && !b.meta.retired).at(-1);
+      if (newest) await installSkill({ userId: demo.id, slug, version: newest.document.version });
+    }
+  }
   log.info("demo catalogue seeded", report);
   return report;
 }
+
+const DEMO_INSTALLS = ["text-tools", "code-review-checklist"];
+const DEMO_BALANCE_MICROS = 5_000_000n;
