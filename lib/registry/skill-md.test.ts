@@ -85,6 +85,14 @@ describe("prompt skills published from skill.json", () => {
   }
 });
 
+describe("which folders publish through SKILL.md", () => {
+  it("SKILL.md at the root and no skill.json; with a skill.json the normal bundle path applies", () => {
+    expect(isSkillMdFolder(new Set(["SKILL.md", "notes.md"]))).toBe(true);
+    expect(isSkillMdFolder(new Set(["SKILL.md", "skill.json", "tools/x.js"]))).toBe(false);
+    expect(isSkillMdFolder(new Set(["docs/SKILL.md"]))).toBe(false);
+  });
+});
+
 describe("refusals say what to do", () => {
   it("without a version anywhere, it refuses and names both ways to give one", () => {
     const errors = errorsOf(documentFromSkillMd(files({ "SKILL.md": SIMPLE.replace(/metadata:\n.*\n/, "") })));
