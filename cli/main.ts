@@ -1,13 +1,20 @@
-// The `openvibe` command for authors. Today: `openvibe publish DIR`.
+// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe mcp` for agents.
 import { parseArgs } from "node:util";
+import { mcpCommand } from "./mcp";
 import { publishCommand } from "./publish";
 
-const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run]
+const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run] [--version X.Y.Z]
+       openvibe mcp [--server URL] [--token ova_…]
 
-  DIR        a skill bundle: skill.json plus its resource files
+  DIR        a skill bundle (skill.json plus its resource files) or an Agent Skills folder (SKILL.md)
   --server   the registry (default: $OPENVIBE_SERVER or http://localhost:3000)
-  --token    a personal API token (default: $OPENVIBE_TOKEN); create one on the dashboard
-  --dry-run  validate on the server without publishing`;
+  --token    publish: a personal API token (default: $OPENVIBE_TOKEN); create one on the dashboard
+             mcp: an agent token (default: $OPENVIBE_AGENT_TOKEN); see the dashboard's Agents page
+  --dry-run  validate on the server without publishing
+  --version  the version of a SKILL.md folder whose front matter has no metadata.version
+
+  mcp        a stdio MCP server for clients that only launch local servers: it forwards every
+             message to the registry's /api/mcp as the agent the token belongs to`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const out = { line: (t: string) => console.log(t), error: (t: string) => console.error(t) };
@@ -20,6 +27,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         server: { type: "string" },
         token: { type: "string" },
         "dry-run": { type: "boolean" },
+        version: { type: "string" },
         help: { type: "boolean" },
       },
     });
@@ -32,6 +40,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     out.line(USAGE);
     return 0;
   }
+  const server = parsed.values.server ?? env.OPENVIBE_SERVER ?? "http://localhost:3000";
+  if (command === "mcp" && !dir) return mcpCommand({ server, token: parsed.values.token ?? env.OPENVIBE_AGENT_TOKEN });
   if (command !== "publish" || !dir || rest.length) {
     out.error(USAGE);
     return 2;
@@ -45,8 +55,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     {
       dir,
       token,
-      server: parsed.values.server ?? env.OPENVIBE_SERVER ?? "http://localhost:3000",
+      server,
       dryRun: Boolean(parsed.values["dry-run"]),
+      version: parsed.values.version,
     },
     out,
   );

@@ -4,8 +4,9 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { loadBundle } from "../lib/contracts";
 import type { ContractError } from "../lib/contracts";
+import { documentFromSkillMd, isSkillMdFolder } from "../lib/registry/skill-md";
 
-export type PublishOptions = { dir: string; server: string; token: string; dryRun: boolean };
+export type PublishOptions = { dir: string; server: string; token: string; dryRun: boolean; version?: string };
 export type Out = { line(text: string): void; error(text: string): void };
 
 const SKIP = new Set([".git", "node_modules", ".DS_Store"]);
@@ -18,7 +19,13 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
     return 2;
   }
   out.line(`▸ Checking ${path.basename(dir)} with the registry's contract rules…`);
-  const local = await loadBundle(dir);
+  // An Agent Skills folder (SKILL.md, no skill.json) publishes as a prompt skill: lib/registry/skill-md.
+  const skillMd = isSkillMdFolder(new Set(await readdir(dir)));
+  if (o.version !== undefined && !skillMd) {
+    out.error("--version is for a SKILL.md folder; a skill.json states its own version.");
+    return 2;
+  }
+  const local = skillMd ? documentFromSkillMd(await collect(dir), { version: o.version }) : await loadBundle(dir);
   if (!local.ok) {
     printErrors(local.errors, out);
     return 1;
@@ -35,7 +42,8 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
   for (const [name, data] of files) form.append("file", new Blob([new Uint8Array(data)]), name);
   let res: Response;
   try {
-    res = await fetch(`${o.server.replace(/\/$/, "")}/api/v1/skills${o.dryRun ? "?dry_run=1" : ""}`, {
+    const query = new URLSearchParams({ ...(o.dryRun ? { dry_run: "1" } : {}), ...(o.version ? { version: o.version } : {}) });
+    res = await fetch(`${o.server.replace(/\/$/, "")}/api/v1/skills${query.size ? `?${query}` : ""}`, {
       method: "POST",
       headers: { authorization: `Bearer ${o.token}` },
       body: form,

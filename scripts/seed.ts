@@ -25,6 +25,7 @@ async function main() {
   const demoSignIn = demoSignInWanted(process.argv.slice(2));
   const { seedDemo } = await import("../lib/registry/seed-helpers");
   const { db } = await import("../lib/db");
+  const { closeRedis } = await import("../lib/redis");
   try {
     const report = await seedDemo(undefined, { demoSignIn });
     console.log(
@@ -38,7 +39,8 @@ async function main() {
             "npm run seed -- --demo adds it on purpose)."),
     );
   } finally {
-    await db.$disconnect();
+    // Installing the demo person's skills wakes their MCP clients through Redis.
+    await Promise.all([db.$disconnect(), closeRedis()]);
   }
 }
 

@@ -12,7 +12,7 @@ type Bundle =
   | { kind: "archive"; label: string; file: File };
 
 type Problem = { path: string; code: string; message: string };
-type Checked = { slug: string; version: string; integrity: string; status: string; created: boolean; url: string };
+type Checked = { slug: string; version: string; integrity: string; status: string; created: boolean; url: string; source?: string };
 
 type Phase =
   | { name: "idle" }
@@ -86,6 +86,12 @@ async function fromDrop(dt: DataTransfer): Promise<Bundle | null> {
   return dt.files.length ? fromFileList(dt.files, `${dt.files.length} files`) : null;
 }
 
+/** The API query: dry run, and the version of a SKILL.md folder whose front matter has none. */
+function skillsUrl(dryRun: boolean, version: string): string {
+  const q = new URLSearchParams({ ...(dryRun ? { dry_run: "1" } : {}), ...(version ? { version } : {}) });
+  return `/api/v1/skills${q.size ? `?${q}` : ""}`;
+}
+
 function formOf(bundle: Bundle): FormData {
   const form = new FormData();
   if (bundle.kind === "archive") form.append("archive", bundle.file, bundle.file.name);
@@ -117,10 +123,12 @@ export function PublishClient() {
   const archiveRef = useRef<HTMLInputElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const hintId = useId();
+  // Only for an Agent Skills folder (SKILL.md) whose front matter states no version.
+  const [version, setVersion] = useState("");
 
   const busy = phase.name === "reading" || phase.name === "checking" || phase.name === "publishing";
 
-  async function check(next: Bundle | null) {
+  async function check(next: Bundle | null, withVersion = version) {
     if (!next) {
       setBundle(null);
       setPhase({ name: "invalid", code: "bundle.empty", message: "Nothing to publish was found there: choose the skill's folder or an archive.", problems: [] });
@@ -129,7 +137,7 @@ export function PublishClient() {
     setBundle(next);
     setPhase({ name: "checking" });
     try {
-      const res = await fetch("/api/v1/skills?dry_run=1", { method: "POST", body: formOf(next) });
+      const res = await fetch(skillsUrl(true, withVersion), { method: "POST", body: formOf(next) });
       if (res.ok) setPhase({ name: "ready", checked: (await res.json()) as Checked });
       else setPhase({ name: "invalid", ...(await problemOf(res)) });
     } catch {
@@ -143,7 +151,7 @@ export function PublishClient() {
     const checked = phase.checked;
     setPhase({ name: "publishing", checked });
     try {
-      const res = await fetch("/api/v1/skills", { method: "POST", body: formOf(bundle) });
+      const res = await fetch(skillsUrl(false, version), { method: "POST", body: formOf(bundle) });
       if (res.ok) setPhase({ name: "published", checked: (await res.json()) as Checked });
       else setPhase({ name: "failed", checked, ...(await problemOf(res)) });
     } catch {
@@ -154,6 +162,7 @@ export function PublishClient() {
 
   function reset() {
     setBundle(null);
+    setVersion("");
     setPhase({ name: "idle" });
     if (folderRef.current) folderRef.current.value = "";
     if (archiveRef.current) archiveRef.current.value = "";
@@ -260,7 +269,33 @@ export function PublishClient() {
             ) : (
               <p className={styles.code}>{phase.code}</p>
             )}
-            <p>Fix them and choose the folder or archive again.</p>
+            {phase.problems.some((p) => p.code === "skill_md.version_required" || p.code === "skill_md.version_invalid") && bundle ? (
+              <form
+                className={styles.versionForm}
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void check(bundle, version.trim());
+                }}
+              >
+                <label htmlFor="skill-md-version">Version to publish this SKILL.md folder as</label>
+                <input
+                  id="skill-md-version"
+                  name="version"
+                  type="text"
+                  inputMode="decimal"
+                  placeholder="1.0.0"
+                  maxLength={64}
+                  value={version}
+                  onChange={(e) => setVersion(e.target.value)}
+                  required
+                />
+                <button type="submit" className="button button-primary" disabled={busy}>
+                  Check with this version
+                </button>
+              </form>
+            ) : (
+              <p>Fix them and choose the folder or archive again.</p>
+            )}
           </div>
         ) : null}
 
@@ -270,6 +305,9 @@ export function PublishClient() {
               Ready: <span className="mono">{phase.checked.slug}@{phase.checked.version}</span>
             </h2>
             <p>Every rule passed. Publishing stores this exact content (it can never change afterwards) and starts its scan.</p>
+            {phase.checked.source === "skill_md" ? (
+              <p>Imported from SKILL.md: it publishes as a prompt skill (instructions and resources; nothing runs).</p>
+            ) : null}
             <p className={styles.integrity}>
               Integrity <code>{phase.checked.integrity}</code>
             </p>

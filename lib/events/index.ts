@@ -29,6 +29,8 @@ export const channels = {
   userSteps: (userId: string) => `user-steps:${userId}`,
   userJobs: (userId: string) => `jobs:user:${userId}`,
   poolJobs: () => "jobs:pool",
+  /** A person's installs changed (MCP clients' tool lists). */
+  userInstalls: (userId: string) => `installs:user:${userId}`,
 };
 
 export async function notify(...names: string[]): Promise<void> {

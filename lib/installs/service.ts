@@ -5,6 +5,7 @@ import "server-only";
 import { getDefaultProject } from "../auth/users";
 import { db, Prisma } from "../db";
 import { AppError, notFound } from "../errors";
+import { channels, notify } from "../events";
 import { compareSemver } from "../registry/semver";
 import { latestOf } from "../registry/versions";
 import { checkFindingsAck, installBlock } from "./rules";
@@ -213,6 +214,7 @@ export async function installSkill(input: InstallInput): Promise<InstallResult> 
     if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
     done = await attempt();
   }
+  if (done.outcome !== "unchanged") await installsChanged(input.userId);
   const row = await db.install.findUniqueOrThrow({ where: { id: done.id }, include: installInclude });
   return { install: toView(row), outcome: done.outcome, previous: done.previous, grantsRevoked: done.grantsRevoked };
 }
@@ -251,11 +253,12 @@ export async function setInstallEnabled(p: {
       version: row.version.version,
     });
   });
+  await installsChanged(p.userId);
   return getInstall(p.userId, p.installId);
 }
 
 export async function uninstallSkill(p: { userId: string; installId: string }) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const row = await tx.install.findFirst({
       where: { id: p.installId, userId: p.userId },
       select: { id: true, skillId: true, skill: { select: { slug: true } }, version: { select: { version: true } } },
@@ -281,7 +284,12 @@ export async function uninstallSkill(p: { userId: string; installId: string }) {
       grants_revoked: grantsRevoked,
     };
   });
+  await installsChanged(p.userId);
+  return result;
 }
+
+/** Wakes the person's MCP clients to re-read their tools; a lost wake-up is caught by their re-check. */
+const installsChanged = (userId: string) => notify(channels.userInstalls(userId)).catch(() => undefined);
 
 // --- "Always allow" grants -----------------------------------------------------------------
 

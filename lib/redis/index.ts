@@ -93,3 +93,10 @@ export async function withinRedisDeadline<T>(work: Promise<T>, what = "Redis"): 
     clearTimeout(timer);
   }
 }
+
+/** Closes the shared connection if this process opened one (scripts that must exit when done). */
+export async function closeRedis(): Promise<void> {
+  const client = holder.openvibeRedis;
+  holder.openvibeRedis = undefined;
+  if (client) await client.quit().catch(() => client.disconnect());
+}

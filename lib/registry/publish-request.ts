@@ -3,7 +3,9 @@
 import "server-only";
 import { bundleFromFiles, invalidContractError, validateSkillDocument, type SkillDocument } from "../contracts";
 import { config } from "../config/env.mjs";
+import { AppError } from "../errors";
 import { publishSkill } from "./publish";
+import { documentFromSkillMd, isSkillMdFolder } from "./skill-md";
 import { readUpload } from "./upload";
 
 export type PublishResponse = {
@@ -13,6 +15,8 @@ export type PublishResponse = {
   status: string;
   created: boolean;
   dry_run: boolean;
+  /** `skill_md` when the upload was an Agent Skills folder (SKILL.md, no skill.json). */
+  source: "bundle" | "skill_md" | "document";
   url: string;
   listing_url: string;
 };
@@ -20,10 +24,22 @@ export type PublishResponse = {
 export async function publishFromRequest(
   ownerId: string,
   req: Request,
-  options: { dryRun: boolean },
+  options: { dryRun: boolean; version?: string },
 ): Promise<PublishResponse> {
   const upload = await readUpload(req);
-  const result = upload.kind === "files" ? await bundleFromFiles(upload.files) : validateSkillDocument(upload.document);
+  const source = upload.kind === "document" ? "document" : isSkillMdFolder(upload.files) ? "skill_md" : "bundle";
+  if (options.version !== undefined && source !== "skill_md") {
+    throw new AppError(
+      "request.invalid",
+      "`version` applies only to a SKILL.md folder; a skill.json or a JSON document states its own version.",
+    );
+  }
+  const result =
+    upload.kind === "document"
+      ? validateSkillDocument(upload.document)
+      : source === "skill_md"
+        ? documentFromSkillMd(upload.files, { version: options.version })
+        : await bundleFromFiles(upload.files);
   if (!result.ok) throw invalidContractError(result.errors);
   const document: SkillDocument = result.document;
   const urls = skillUrls(document.slug, document.version);
@@ -35,6 +51,7 @@ export async function publishFromRequest(
       status: "not_published",
       created: false,
       dry_run: true,
+      source,
       ...urls,
     };
   }
@@ -46,6 +63,7 @@ export async function publishFromRequest(
     status: published.status,
     created: published.created,
     dry_run: false,
+    source,
     ...urls,
   };
 }

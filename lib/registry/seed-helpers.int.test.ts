@@ -66,6 +66,12 @@ describe("demo seed", () => {
       omit: { passwordHash: false },
     });
     expect(demo.handle).toBe("demo");
+    // A new demo person has a sandbox and a prompt skill installed (so MCP clients list something).
+    expect((await db.install.findMany({ where: { userId: demo.id }, include: { skill: true } })).map((i) => i.skill.slug).sort()).toEqual([
+      "code-review-checklist",
+      "text-tools",
+    ]);
+    expect(await db.ledgerEntry.count({ where: { userId: demo.id, kind: "topup" } })).toBe(1);
     const { verifyPassword } = await import("../auth/password");
     expect(await verifyPassword("openvibe-demo", demo.passwordHash)).toBe(true);
 

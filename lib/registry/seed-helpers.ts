@@ -7,8 +7,10 @@ import path from "node:path";
 import { z } from "zod";
 import { hashPassword, verifyPassword } from "../auth/password";
 import { createUser } from "../auth/users";
+import { recordTopUp } from "../billing/ledger";
 import { isCodeResource, loadBundle, sha256Hex, type SkillDocument } from "../contracts";
 import { db } from "../db";
+import { installSkill } from "../installs/service";
 import { log } from "../log";
 import { contentKey, mediaBackend } from "../media";
 import { publishSkill } from "./publish";
@@ -79,7 +81,7 @@ function checkScanOutcome(bundle: DemoBundle, outcome: { status: string }) {
  * from elsewhere has no account anyone can guess). Returns whether demo sign-in works afterwards.
  */
 async function ensurePeople(demoSignIn: boolean) {
-  const people = new Map<string, { id: string; firstParty: boolean }>();
+  const people = new Map<string, { id: string; firstParty: boolean; created: boolean }>();
   let demoCanSignIn = false;
   for (const p of DEMO_PEOPLE) {
     const existing = await db.user.findUnique({
@@ -102,7 +104,7 @@ async function ensurePeople(demoSignIn: boolean) {
       }
     }
     if (p.password) demoCanSignIn = demoSignIn;
-    people.set(p.handle, { id, firstParty: p.firstParty });
+    people.set(p.handle, { id, firstParty: p.firstParty, created: !existing });
   }
   return { people, demoCanSignIn };
 }
@@ -224,6 +226,20 @@ export async function seedDemo(
       report.versionsCreated++;
     }
   }
+  // A new demo person starts with a sandbox and a prompt skill installed and a small demo balance,
+  // so an MCP client (or the REST API) lists and runs something at once; later seeds never undo
+  // what the person changed since.
+  const demo = people.get("demo");
+  if (demo?.created) {
+    await recordTopUp({ userId: demo.id, amountMicros: DEMO_BALANCE_MICROS, paymentId: `demo-seed-${demo.id}`, memo: "Demo balance" });
+    for (const slug of DEMO_INSTALLS) {
+      const newest = bundles.filter((b) => b.document.slug === slug && !b.meta.retired).at(-1);
+      if (newest) await installSkill({ userId: demo.id, slug, version: newest.document.version });
+    }
+  }
   log.info("demo catalogue seeded", report);
   return report;
 }
+
+const DEMO_INSTALLS = ["text-tools", "code-review-checklist"];
+const DEMO_BALANCE_MICROS = 5_000_000n;

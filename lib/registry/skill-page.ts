@@ -6,6 +6,7 @@ import "server-only";
 import { worstCaseCost, formatMicros } from "../billing/rates";
 import { isCodeResource, sha256Hex, type ArgProperty, type NetPolicy, type SkillDocument, type Tool } from "../contracts";
 import { db } from "../db";
+import { isImportedFromSkillMd } from "./skill-md";
 import { describeLimits, NET_WORDS, SANDBOX_LINE } from "./plain-words";
 import { compareSemver } from "./semver";
 import { latestOf } from "./versions";
@@ -69,6 +70,8 @@ export type SkillPageData = {
     instructions: string;
     kinds: string[];
     isLatest: boolean;
+    /** Published from an Agent Skills folder (its SKILL.md kept as a resource). */
+    importedFromSkillMd: boolean;
   };
   sandboxLine: string | null;
   tools: ToolView[];
@@ -151,6 +154,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       instructions: row.instructions,
       kinds: document.requires?.kinds ?? [],
       isLatest: latest?.id === chosen.id,
+      importedFromSkillMd: isImportedFromSkillMd(document),
     },
     sandboxLine: row.runs === "sandbox" ? SANDBOX_LINE : null,
     tools: tools.map(toolView),

@@ -1,8 +1,6 @@
 // The WebAssembly Node's fetch compiles, found by running the tool Node itself, and kept per binary.
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { tempDir } from "../../test/helpers/temp-dir";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { resolveToolNode } from "./bwrap";
 import { fetchWasmFiles, fetchWasmModules } from "./fetch-wasm";

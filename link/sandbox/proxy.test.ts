@@ -160,7 +160,7 @@ describe("the proxy against DNS rebinding", () => {
   afterAll(async () => {
     diagnostics.unsubscribe("net.client.socket", onSocket);
     await proxy.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   });
 
   const send = (request: string) =>

@@ -7,6 +7,7 @@ import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import { parseUnits, unitsText } from "../balance/units";
 import styles from "./agents.module.css";
+import { McpSnippets } from "./mcp-snippets";
 
 export type AgentRow = {
   id: string;
@@ -16,6 +17,8 @@ export type AgentRow = {
   revokedAt: string | null;
   dailyLimitMicros: string | null;
   spentTodayMicros: string;
+  /** Apps acting as this agent through OAuth (MCP sign-in). */
+  connections: { clientName: string; since: string }[];
 };
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
@@ -25,7 +28,7 @@ const OFFLINE = {
   details: [] as string[],
 };
 
-export function AgentsClient({ agents }: { agents: AgentRow[] }) {
+export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: string }) {
   const router = useRouter();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
@@ -144,6 +147,10 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
                 {copied ? "Copied" : "Copy"}
               </button>
             </div>
+            <details className={styles.connect}>
+              <summary>Connect an MCP client as “{created.name}”</summary>
+              <McpSnippets idPrefix="new-agent" appUrl={appUrl} token={created.token} />
+            </details>
             <p>
               <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
                 I have saved it
@@ -189,6 +196,18 @@ export function AgentsClient({ agents }: { agents: AgentRow[] }) {
                   <strong>{a.dailyLimitMicros === null ? "no allowance set" : unitsText(a.dailyLimitMicros)}</strong>{" "}
                   per day
                 </p>
+                {a.connections.length ? (
+                  <p className={styles.connections}>
+                    Connected apps (OAuth):{" "}
+                    {a.connections.map((c) => `${c.clientName} since ${when(c.since)}`).join(", ")}
+                  </p>
+                ) : null}
+                {a.revokedAt ? null : (
+                  <details className={styles.connect}>
+                    <summary>Connect an MCP client as {a.name}</summary>
+                    <McpSnippets idPrefix={`agent-${a.id}`} appUrl={appUrl} />
+                  </details>
+                )}
                 {a.revokedAt ? null : (
                   <div className={styles.actions}>
                     {editing === a.id ? (

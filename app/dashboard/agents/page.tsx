@@ -2,6 +2,8 @@ import Link from "next/link";
 import { listAgents } from "@/lib/agents";
 import { requireUser } from "@/lib/auth";
 import { agentSpentToday } from "@/lib/billing/ledger";
+import { config } from "@/lib/config/env.mjs";
+import { agentConnections } from "@/lib/oauth";
 import { AgentsClient, type AgentRow } from "./page-client";
 
 export const metadata = { title: "Agents" };
@@ -10,6 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function AgentsPage() {
   const user = await requireUser("/dashboard/agents");
   const agents = await listAgents(user.userId);
+  const connections = await agentConnections(user.userId);
   const rows: AgentRow[] = await Promise.all(
     agents.map(async (a) => ({
       id: a.id,
@@ -19,6 +22,9 @@ export default async function AgentsPage() {
       revokedAt: a.revokedAt?.toISOString() ?? null,
       dailyLimitMicros: a.allowance?.dailyLimitMicros.toString() ?? null,
       spentTodayMicros: (await agentSpentToday(a.id)).toString(),
+      connections: connections
+        .filter((c) => c.agentId === a.id)
+        .map((c) => ({ clientName: c.clientName, since: c.since.toISOString() })),
     })),
   );
   return (
@@ -32,7 +38,11 @@ export default async function AgentsPage() {
         Each run it asks for waits on <Link href="/dashboard/approvals">your approval</Link> unless you chose “always
         allow”. Its allowance is what it may spend per day (UTC) when it acts on its own.
       </p>
-      <AgentsClient agents={rows} />
+      <p>
+        Agents that speak MCP connect to <code>{config().APP_URL.replace(/\/+$/, "")}/api/mcp</code>: by URL alone (they sign in
+        and you choose the agent), or with the agent&apos;s token. Each agent below has the blocks to paste.
+      </p>
+      <AgentsClient agents={rows} appUrl={config().APP_URL} />
     </>
   );
 }

@@ -102,6 +102,17 @@ export function SkillView({ data }: { data: SkillPageData }) {
         <section className="panel" aria-labelledby="runs-title">
           <h2 id="runs-title">Instructions only</h2>
           <p>This skill is a document for your agent to read. It carries no code, so nothing of it runs anywhere.</p>
+          {v.importedFromSkillMd ? <p className={styles.note}>Imported from SKILL.md (an Agent Skills folder).</p> : null}
+          <p>
+            <a
+              className="button"
+              href={`/api/v1/skills/${encodeURIComponent(data.slug)}/${encodeURIComponent(v.version)}/skill-md`}
+              download={`${data.slug}-${v.version}.zip`}
+            >
+              Download SKILL.md folder
+            </a>{" "}
+            <span className="hint">A .zip of an Agent Skills folder: SKILL.md and its resources.</span>
+          </p>
         </section>
       )}
 

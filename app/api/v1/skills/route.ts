@@ -4,10 +4,14 @@ import { publishFromRequest } from "@/lib/registry/publish-request";
 
 export const POST = route({
   auth: apiPrincipal,
-  query: z.object({ dry_run: z.enum(["0", "1", "true", "false"]).optional() }),
+  query: z.object({
+    dry_run: z.enum(["0", "1", "true", "false"]).optional(),
+    // A SKILL.md folder without metadata.version states it here (`openvibe publish --version`).
+    version: z.string().max(64).optional(),
+  }),
   handler: async ({ principal, req, query, requestId }) => {
     const dryRun = query.dry_run === "1" || query.dry_run === "true";
-    const result = await publishFromRequest(principal.userId, req, { dryRun });
+    const result = await publishFromRequest(principal.userId, req, { dryRun, version: query.version });
     return json(result, result.created ? 201 : 200, requestId);
   },
 });
