@@ -31,13 +31,14 @@ export function makeRunTmp(runId, parent = tmpdir()) {
 
 /**
  * What is left in dir under the project's temp prefixes (tool caches such as tsx's are not ours).
- * An empty Link work folder (`openvibe-link-*`, made by the Link's sandbox for its job folders and
- * kept for its next run) holds nothing and is not counted.
+ * A Link work folder (`openvibe-link-*`, made by the Link's sandbox for its job folders and kept
+ * for its next run) is not counted while it holds only empty per-Link folders and the cache of
+ * Node's own fetch WebAssembly (link/sandbox/fetch-wasm.ts); a job folder or a key in it is.
  */
 export function tempLeftovers(dir) {
   return readdirSync(dir)
     .filter((name) => TEMP_PREFIXES.some((p) => name.startsWith(p)))
-    .filter((name) => !(name.startsWith("openvibe-link-") && isEmptyDir(path.join(dir, name))))
+    .filter((name) => !(name.startsWith("openvibe-link-") && isIdleLinkWorkRoot(path.join(dir, name))))
     .sort();
 }
 
@@ -48,6 +49,16 @@ export function peek(file, max = 5) {
     return names.length > max ? [...names.slice(0, max), `… ${names.length - max} more`] : names;
   } catch {
     return [];
+  }
+}
+
+function isIdleLinkWorkRoot(root) {
+  try {
+    return readdirSync(root).every(
+      (name) => name === "fetch-wasm" || ((name === "exec" || name.startsWith("link-")) && isEmptyDir(path.join(root, name))),
+    );
+  } catch {
+    return false;
   }
 }
 

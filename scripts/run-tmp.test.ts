@@ -18,9 +18,13 @@ describe("run temp folder", () => {
     mkdirSync(path.join(run, "openvibe-link-0"));
     mkdirSync(path.join(run, "tsx-0"));
     mkdirSync(path.join(run, "playwright_chromiumdev_profile-q"));
-    // An empty Link work folder holds nothing; one with a job folder left in it does.
+    // A Link work folder with only empty per-Link folders and the fetch cache holds nothing of a
+    // test's; one with something left in a Link's folder does.
+    mkdirSync(path.join(run, "openvibe-link-0", "exec"));
+    mkdirSync(path.join(run, "openvibe-link-0", "fetch-wasm", "8fe461b3"), { recursive: true });
+    writeFileSync(path.join(run, "openvibe-link-0", "fetch-wasm", "8fe461b3", "0.wasm"), "");
     expect(tempLeftovers(run)).toEqual(["ov-exec-input.json", "ov-linkrun-x1y2z3"]);
-    mkdirSync(path.join(run, "openvibe-link-0", "job-1-abc"));
+    mkdirSync(path.join(run, "openvibe-link-0", "exec", "i0123456789ab"));
     expect(tempLeftovers(run)).toEqual(["openvibe-link-0", "ov-exec-input.json", "ov-linkrun-x1y2z3"]);
   });
 

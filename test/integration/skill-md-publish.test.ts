@@ -2,12 +2,12 @@
 // DIR --version` and the API (no edits but a version), refused clearly without one, downloaded as
 // a zip that is byte-identical in SKILL.md and resources and republishes to the same integrity.
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { serveRoutes } from "../helpers/route-server";
+import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.join(ROOT, "test/fixtures/agent-skills");
@@ -103,7 +103,7 @@ describe("publishing an Agent Skills folder", () => {
   }
 
   it("a version in both places must agree, and --version is only for SKILL.md folders", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "ov-skillmd-"));
+    const dir = tempDir("skillmd");
     await writeFile(
       path.join(dir, "SKILL.md"),
       '---\nname: versioned-notes\ndescription: Notes with a version.\nmetadata:\n  version: "1.0.0"\n---\n\nTake notes.\n',
