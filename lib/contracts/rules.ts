@@ -1,6 +1,7 @@
 // The rules a JSON Schema cannot state, checked beside the schemas. They run on any input, valid
 // or not, so that one pass reports every problem; each guards the types it relies on.
 import {
+  ARGS_PATTERN_MAX_LENGTH,
   CODE_EXTENSION,
   CODE_MEDIA_TYPE,
   CODE_RESOURCE_MAX_BYTES,
@@ -11,6 +12,7 @@ import {
   SKILL_V1,
 } from "./limits";
 import { sha256Hex } from "./integrity";
+import { linearPatternProblem } from "./tool-args";
 import type { ContractError, Listing, SkillDocument } from "./types";
 
 type Obj = Record<string, unknown>;
@@ -217,6 +219,7 @@ function toolRules(doc: Obj): ContractError[] {
       }
     }
     const args = tool.args;
+    errors.push(...argsPatternRules(args, pointer("tools", i, "args")));
     if (isObject(args) && Array.isArray(args.required)) {
       const props = isObject(args.properties) ? args.properties : {};
       args.required.forEach((req, j) => {
@@ -230,6 +233,24 @@ function toolRules(doc: Obj): ContractError[] {
       });
     }
   });
+  return errors;
+}
+
+/** Each argument's `pattern` (and its items' when it is a list) must compile on the linear engine. */
+function argsPatternRules(args: unknown, path: string): ContractError[] {
+  if (!isObject(args) || !isObject(args.properties)) return [];
+  const errors: ContractError[] = [];
+  for (const [name, prop] of Object.entries(args.properties)) {
+    if (!isObject(prop)) continue;
+    const candidates: [unknown, string][] = [[prop.pattern, pointer("properties", name, "pattern")]];
+    if (isObject(prop.items)) candidates.push([prop.items.pattern, pointer("properties", name, "items", "pattern")]);
+    for (const [pattern, at] of candidates) {
+      // Over-long patterns are already a schema error; compiling them is wasted work.
+      if (typeof pattern !== "string" || pattern.length > ARGS_PATTERN_MAX_LENGTH) continue;
+      const problem = linearPatternProblem(pattern);
+      if (problem) errors.push({ path: `${path}${at}`, code: "contract.args_pattern_unsupported", message: problem });
+    }
+  }
   return errors;
 }
 

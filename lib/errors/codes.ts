@@ -62,6 +62,7 @@ export const ERROR_STATUS = {
   "contract.entry_unknown": 422,
   "contract.entry_not_code": 422,
   "contract.args_required_unknown": 422,
+  "contract.args_pattern_unsupported": 422,
   "contract.integrity_mismatch": 422,
   "contract.integrity_required": 422,
   "contract.listing_contract_mismatch": 422,
