@@ -9,6 +9,8 @@ const root = import.meta.dirname;
 export default defineConfig({
   resolve: { alias: { "server-only": path.join(root, "test/server-only-stub.ts"), "@": root } },
   test: {
+    // Whole suites run from one address: raise every rate limit (test/integration/rate-limits.test.ts runs at 1×).
+    env: { RATE_LIMIT_SCALE: "50" },
     projects: [
       {
         extends: true,

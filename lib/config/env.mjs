@@ -39,6 +39,19 @@ const schema = z
     BLOB_API_URL: url("the Vercel Blob API base URL (only for a self-hosted or test endpoint)", "http://127.0.0.1:9000")
       .optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    TRUSTED_PROXIES: z
+      .string()
+      .max(2000)
+      .regex(
+        /^(?:\d{1,2}|[0-9a-fA-F.:]{2,45}(?:\s*,\s*[0-9a-fA-F.:]{2,45}){0,31})$/,
+        "must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy IP addresses",
+      )
+      .default("0"),
+    RATE_LIMIT_SCALE: z.coerce
+      .number({ error: "must be a number" })
+      .min(1, "must be at least 1 (it only ever raises the limits)")
+      .max(1000, "must be at most 1000")
+      .default(1),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

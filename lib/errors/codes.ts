@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   "auth.required": 401,
   "auth.invalid_credentials": 401,
   "auth.rate_limited": 429,
+  "rate.limited": 429,
   "auth.email_taken": 409,
   "auth.token_invalid": 401,
   "auth.token_revoked": 401,

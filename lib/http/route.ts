@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { z, ZodError, type ZodType } from "zod";
 import { AppError, errorBody } from "../errors";
 import { log } from "../log";
+import { RateLimitGate, type RouteRateLimit } from "./rate-limit-gate";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -26,6 +27,8 @@ type RouteOptions<Principal, Body, Query> = {
   rawBody?: boolean;
   query?: ZodType<Query>;
   maxBodyBytes?: number;
+  /** A limit on top of the per-caller one (lib/config/rate-limits.ts), e.g. "publish". */
+  rateLimit?: RouteRateLimit;
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
 };
 
@@ -35,10 +38,17 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
   options: RouteOptions<Principal, Body, Query>,
 ) {
   return async (req: Request, context?: NextRouteContext): Promise<Response> => {
+    // Rate limits first (before the body is read); every answer carries their headers.
+    const gate = new RateLimitGate(req, options.rateLimit);
+    return gate.decorate(await handle(req, context, gate));
+  };
+
+  async function handle(req: Request, context: NextRouteContext | undefined, gate: RateLimitGate): Promise<Response> {
     const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
+      await gate.before(Boolean(options.auth));
       const rawBody = options.body || options.rawBody ? await readBodyText(req, options) : "";
-      const principal = options.auth ? await options.auth(req, rawBody) : (undefined as Principal);
+      const principal = options.auth ? await gate.authenticate(() => options.auth!(req, rawBody)) : (undefined as Principal);
       const body = options.body ? options.body.parse(parseJson(rawBody)) : (undefined as Body);
       const query = options.query
         ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
@@ -53,7 +63,7 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
-  };
+  }
 }
 
 export function json(data: unknown, status = 200, requestId?: string): Response {
