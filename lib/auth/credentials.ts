@@ -4,7 +4,7 @@
 import "server-only";
 import { AppError } from "../errors";
 import { db } from "../db";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./rate-limit";
 import { normalizeEmail, type PublicUser } from "./users";
 
@@ -33,6 +33,11 @@ export async function signInWithPassword(input: { email: string; password: strin
     throw invalid();
   }
   await clearSignInFailures(email, input.ip);
+  // A hash from before today's scrypt cost is replaced now, while the password is at hand.
+  if (user.passwordHash && needsRehash(user.passwordHash)) {
+    const fresh = await hashPassword(password);
+    await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: fresh } });
+  }
   return { id: user.id, email: user.email, name: user.name, handle: user.handle };
 }
 

@@ -11,7 +11,7 @@ import { verifyApiToken } from "./api-tokens";
 import { sessionCookieName } from "./next-auth";
 import type { Principal, SessionUser } from "./principal";
 import { safeNextPath } from "./next-path";
-import { getUserById } from "./users";
+import { sessionUser } from "./sessions";
 
 export { safeNextPath } from "./next-path";
 
@@ -30,15 +30,17 @@ function sessionToken(get: (name: string) => string | undefined, names: string[]
 async function userFromToken(token: string | undefined): Promise<SessionUser | null> {
   if (!token) return null;
   let userId: string | undefined;
+  let sessionId: unknown;
   try {
     const payload = await decode({ token, secret: config().AUTH_SECRET });
     userId = typeof payload?.sub === "string" ? payload.sub : undefined;
+    sessionId = payload?.sid;
   } catch {
     return null;
   }
   if (!userId) return null;
-  // Read fresh so a deleted person's cookie stops working and renames show at once.
-  const user = await getUserById(userId);
+  // Read fresh so a signed-out session or a deleted person's cookie stops working at once.
+  const user = await sessionUser(sessionId, userId);
   return user ? { userId: user.id, email: user.email, name: user.name, handle: user.handle } : null;
 }
 

@@ -41,8 +41,12 @@ export const RATE_LIMITS = {
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
+/** Per-email lockouts count one person's guesses, not an address's traffic: never scaled. */
+const UNSCALED = new Set<RateLimitName>(["signInFailuresPerEmailAndIp", "signInFailuresPerEmail"]);
+
 /** The limit in force: the named constant times RATE_LIMIT_SCALE (tests raise it; never below 1×). */
 export function rateLimit(name: RateLimitName): RateLimit {
   const { points, durationSeconds } = RATE_LIMITS[name];
-  return { points: Math.round(points * config().RATE_LIMIT_SCALE), durationSeconds };
+  const scale = UNSCALED.has(name) ? 1 : config().RATE_LIMIT_SCALE;
+  return { points: Math.round(points * scale), durationSeconds };
 }
