@@ -259,7 +259,7 @@ it("ends the session on sign-out: a copy of the cookie taken before stops workin
 it("refuses a session cookie that names no session (one made before sessions were rows, or forged)", async () => {
   const { encode } = await import("next-auth/jwt");
   const person = await auth.createUser({ email: `old-${randomBytes(3).toString("hex")}@example.test`, name: "Old", password: null });
-  const secret = process.env.AUTH_SECRET!; // eslint-disable-line no-restricted-properties
+  const secret = process.env.AUTH_SECRET!;
   const noSid = await encode({ token: { sub: person.id }, secret });
   expect((await meWith(noSid)).status).toBe(401);
   const madeUp = await encode({ token: { sub: person.id, sid: "x".repeat(32) }, secret });
