@@ -45,7 +45,9 @@ async function visit(page: Page, path: string, seen: string[], nonces: Set<strin
   const fromDom = await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []);
   expect([...seen, ...fromDom], `${path}: CSP violations`).toEqual([]);
   // Every script tag Next wrote carries the nonce (the browser hides its value from the DOM).
-  const unnonced = await page.evaluate(() => [...document.scripts].filter((s) => !s.nonce).map((s) => s.src || s.text.slice(0, 40)));
+  const unnonced = await page.evaluate(() =>
+    [...document.scripts].filter((s) => !s.nonce).map((s) => s.src || s.text.slice(0, 40)),
+  );
   expect(unnonced, `${path}: scripts without the nonce`).toEqual([]);
 }
 
@@ -54,7 +56,8 @@ test("no page logs a CSP violation, signed out or in, and sign-out ends the sess
   const seen = await watch(page);
   const nonces = new Set<string>();
 
-  for (const path of ["/", "/signin", "/signup", "/publish", "/?q=zebra&status=all", "/no-such-page"]) await visit(page, path, seen, nonces);
+  for (const path of ["/", "/signin", "/signup", "/publish", "/?q=zebra&status=all", "/no-such-page"])
+    await visit(page, path, seen, nonces);
 
   await page.goto(url("/signup"));
   await page.getByLabel("Name").fill(`CSP Person ${id}`);
@@ -71,7 +74,8 @@ test("no page logs a CSP violation, signed out or in, and sign-out ends the sess
     version: "1.0.0",
     name: "CSP check",
     summary: "A skill whose page must render without any CSP violation.",
-    instructions: '# Hello\n\n<script>window.__pwned = 1</script>\n\n| a | b |\n|:-:|--|\n| 1 | [x](https://example.com) |',
+    instructions:
+      "# Hello\n\n<script>window.__pwned = 1</script>\n\n| a | b |\n|:-:|--|\n| 1 | [x](https://example.com) |",
     runs: "sandbox",
     resources: [
       { name: "tools/echo.js", media_type: "text/javascript" },
@@ -130,7 +134,9 @@ test("no page logs a CSP violation, signed out or in, and sign-out ends the sess
   expect(session).toBeTruthy();
   await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
-  const replay = await page.request.get(url("/api/v1/me"), { headers: { cookie: `${session!.name}=${session!.value}` } });
+  const replay = await page.request.get(url("/api/v1/me"), {
+    headers: { cookie: `${session!.name}=${session!.value}` },
+  });
   expect(replay.status()).toBe(401);
   expect(seen).toEqual([]);
 });

@@ -25,7 +25,12 @@ export async function sessionUser(id: unknown, userId: string): Promise<PublicUs
   if (typeof id !== "string" || !SESSION_ID_PATTERN.test(id)) return null;
   const row = await db.authSession.findUnique({
     where: { id },
-    select: { userId: true, revokedAt: true, expiresAt: true, user: { select: { id: true, email: true, name: true, handle: true } } },
+    select: {
+      userId: true,
+      revokedAt: true,
+      expiresAt: true,
+      user: { select: { id: true, email: true, name: true, handle: true } },
+    },
   });
   if (!row || row.userId !== userId || row.revokedAt || row.expiresAt.getTime() <= Date.now()) return null;
   return row.user;

@@ -16,7 +16,10 @@ function withPatterns(patterns: { text?: string; tags?: string }) {
     type: "object",
     properties: {
       text: { type: "string", ...(patterns.text === undefined ? {} : { pattern: patterns.text }) },
-      tags: { type: "array", items: { type: "string", ...(patterns.tags === undefined ? {} : { pattern: patterns.tags }) } },
+      tags: {
+        type: "array",
+        items: { type: "string", ...(patterns.tags === undefined ? {} : { pattern: patterns.tags }) },
+      },
     },
   };
   return doc;
@@ -35,7 +38,10 @@ describe("argument patterns on the linear engine", () => {
   it("keeps JSON Schema semantics: unanchored search, character classes, unicode", () => {
     const validate = compileToolArgs({
       type: "object",
-      properties: { id: { type: "string", pattern: "[0-9]{3}-[a-z]+" }, word: { type: "string", pattern: "^\\p{L}+$" } },
+      properties: {
+        id: { type: "string", pattern: "[0-9]{3}-[a-z]+" },
+        word: { type: "string", pattern: "^\\p{L}+$" },
+      },
     });
     expect(validate({ id: "x 123-abc y" })).toBe(true);
     expect(validate({ id: "12-abc" })).toBe(false);
@@ -53,8 +59,10 @@ describe("argument patterns on the linear engine", () => {
   });
 
   it("names backreferences and lookaround as what the engine cannot do", () => {
-    for (const p of ["(a)\\1", "(?=a)b", "(?!x)y", "(?<=a)b"]) expect(linearPatternProblem(p), p).toMatch(/linear time/);
-    for (const p of ["^\\d{3}$", "(?<year>\\d{4})", "^[a-z][a-z0-9_]{0,31}$"]) expect(linearPatternProblem(p), p).toBeNull();
+    for (const p of ["(a)\\1", "(?=a)b", "(?!x)y", "(?<=a)b"])
+      expect(linearPatternProblem(p), p).toMatch(/linear time/);
+    for (const p of ["^\\d{3}$", "(?<year>\\d{4})", "^[a-z][a-z0-9_]{0,31}$"])
+      expect(linearPatternProblem(p), p).toBeNull();
   });
 });
 

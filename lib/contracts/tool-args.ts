@@ -34,7 +34,10 @@ export function linearPatternProblem(pattern: string): string | null {
     return null;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return `This pattern cannot be matched in linear time (RE2 syntax: no backreferences or lookaround): ${why}`.slice(0, 300);
+    return `This pattern cannot be matched in linear time (RE2 syntax: no backreferences or lookaround): ${why}`.slice(
+      0,
+      300,
+    );
   }
 }
 

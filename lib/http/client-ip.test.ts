@@ -13,7 +13,10 @@ async function load(trusted: string) {
   const { clientIp } = await import("./client-ip");
   return (peerAddress: string, forwardedFor?: string) =>
     clientIp(
-      new Headers({ [peer.PEER_ADDRESS_HEADER]: peerAddress, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) }),
+      new Headers({
+        [peer.PEER_ADDRESS_HEADER]: peerAddress,
+        ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
+      }),
     );
 }
 

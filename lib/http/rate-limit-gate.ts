@@ -37,7 +37,6 @@ export class RateLimitGate {
     private readonly extra?: RouteRateLimit,
   ) {
     this.ipKey = rateKey("ip", clientIp(req.headers));
-
   }
 
   /** First thing for every request; counts it now when it carries no credentials. */

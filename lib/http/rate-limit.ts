@@ -32,7 +32,13 @@ function limiter(name: RateLimitName): RateLimiterRedis {
 /** Redis never holds an IP, email or token in clear text. */
 export const rateKey = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 32);
 
-export type RateState = { name: RateLimitName; limit: number; remaining: number; resetSeconds: number; windowSeconds: number };
+export type RateState = {
+  name: RateLimitName;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+};
 
 function state(name: RateLimitName, res: RateLimiterRes): RateState {
   const { points, durationSeconds } = rateLimit(name);

@@ -48,7 +48,9 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
     try {
       await gate.before(Boolean(options.auth));
       const rawBody = options.body || options.rawBody ? await readBodyText(req, options) : "";
-      const principal = options.auth ? await gate.authenticate(() => options.auth!(req, rawBody)) : (undefined as Principal);
+      const principal = options.auth
+        ? await gate.authenticate(() => options.auth!(req, rawBody))
+        : (undefined as Principal);
       const body = options.body ? options.body.parse(parseJson(rawBody)) : (undefined as Body);
       const query = options.query
         ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
@@ -67,14 +69,17 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
 }
 
 export function json(data: unknown, status = 200, requestId?: string): Response {
-  return new Response(JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": "no-store",
-      ...(requestId ? { "x-request-id": requestId } : {}),
+  return new Response(
+    JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    {
+      status,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        ...(requestId ? { "x-request-id": requestId } : {}),
+      },
     },
-  });
+  );
 }
 
 async function readBodyText(req: Request, options: { body?: unknown; maxBodyBytes?: number }): Promise<string> {
@@ -132,7 +137,10 @@ function errorResponse(err: unknown, requestId: string, req: Request): Response 
     return json(errorBody(appErr), appErr.status, requestId);
   }
   log.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, err });
-  const internal = new AppError("internal", "Something went wrong on our side. Try again; if it persists, quote the request id.");
+  const internal = new AppError(
+    "internal",
+    "Something went wrong on our side. Try again; if it persists, quote the request id.",
+  );
   return json(errorBody(internal, requestId), 500, requestId);
 }
 

@@ -14,7 +14,9 @@ describe("safe rendering", () => {
   });
 
   it("keeps raw HTML as text: no img, iframe, event handlers or style", () => {
-    const out = html('<img src=x onerror="alert(1)"> <iframe src="https://evil.test"></iframe>\n<div style="position:fixed">hi</div>');
+    const out = html(
+      '<img src=x onerror="alert(1)"> <iframe src="https://evil.test"></iframe>\n<div style="position:fixed">hi</div>',
+    );
     expect(out).not.toMatch(/<(img|iframe|div)\b/i);
     // The only element is the paragraph; "onerror" survives only as escaped text inside it.
     expect(tags(out)).toEqual(["p"]);
@@ -30,7 +32,13 @@ describe("safe rendering", () => {
   });
 
   it("drops javascript:, data: and vbscript: links, keeping their text inert", () => {
-    for (const target of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,<b>x</b>", "vbscript:msgbox", "java\tscript:alert(1)"]) {
+    for (const target of [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      "data:text/html,<b>x</b>",
+      "vbscript:msgbox",
+      "java\tscript:alert(1)",
+    ]) {
       const out = html(`[click me](${target})`);
       expect(out, target).not.toMatch(/<a\b/);
       expect(out, target).not.toMatch(/href=/);
@@ -68,7 +76,9 @@ describe("safe rendering", () => {
   it("never loads an image: a safe image becomes a link to it, an unsafe one plain text", () => {
     const out = html("![a *pixel*](https://tracker.test/p.gif) ![bad](javascript:alert(1))");
     expect(out).not.toMatch(/<img/i);
-    expect(out).toContain('<a href="https://tracker.test/p.gif" rel="noopener noreferrer nofollow ugc" target="_blank" class="md-external">image: a pixel');
+    expect(out).toContain(
+      '<a href="https://tracker.test/p.gif" rel="noopener noreferrer nofollow ugc" target="_blank" class="md-external">image: a pixel',
+    );
     expect(out).toContain("image: bad");
     expect(out).not.toContain("javascript:");
   });
@@ -76,7 +86,9 @@ describe("safe rendering", () => {
   it("escapes HTML inside code spans and code blocks, keeping a short language tag", () => {
     const out = html("Use `<b>` here.\n\n```html onload=x\n<script>alert(1)</script>\n```");
     expect(out).toContain("<code>&lt;b&gt;</code>");
-    expect(out).toContain('<pre tabindex="0"><code data-lang="html">&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>');
+    expect(out).toContain(
+      '<pre tabindex="0"><code data-lang="html">&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>',
+    );
     expect(html('```"><script>\nx\n```')).toContain('data-lang="&quot;&gt;&lt;script&gt;"');
   });
 
@@ -106,14 +118,35 @@ describe("Markdown structure", () => {
   });
 
   it("parses headings, lists, quotes, rules and fenced and indented code", () => {
-    const out = html("# Title\n\n- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n---\n\n    indented\n\n~~~\nfenced\n~~~");
-    expect(tags(out)).toEqual(["h1", "ul", "li", "li", "ul", "li", "ol", "li", "li", "blockquote", "p", "hr", "pre", "code", "pre", "code"]);
+    const out = html(
+      "# Title\n\n- one\n- two\n  - nested\n\n1. first\n2. second\n\n> quoted\n\n---\n\n    indented\n\n~~~\nfenced\n~~~",
+    );
+    expect(tags(out)).toEqual([
+      "h1",
+      "ul",
+      "li",
+      "li",
+      "ul",
+      "li",
+      "ol",
+      "li",
+      "li",
+      "blockquote",
+      "p",
+      "hr",
+      "pre",
+      "code",
+      "pre",
+      "code",
+    ]);
     expect(html("1. first\n2. second").replace(/\n/g, "")).toBe("<ol><li>first</li><li>second</li></ol>");
     expect(html("3. third").replace(/\n/g, "")).toBe('<ol start="3"><li>third</li></ol>');
   });
 
   it("shifts heading levels under the page's own headings", () => {
-    expect(renderMarkdownHtml("# Top\n###### Deep", { headingOffset: 2 }).replace(/\n/g, "")).toBe("<h3>Top</h3><h6>Deep</h6>");
+    expect(renderMarkdownHtml("# Top\n###### Deep", { headingOffset: 2 }).replace(/\n/g, "")).toBe(
+      "<h3>Top</h3><h6>Deep</h6>",
+    );
   });
 
   it("renders GFM tables with alignment and code in cells, in a scrollable region", () => {

@@ -56,7 +56,11 @@ const signUp = (headers: Record<string, string> = {}) =>
   fetch(`${server.url}/api/v1/auth/signup`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify({ email: `p-${randomBytes(4).toString("hex")}@example.test`, name: "P", password: "a long enough password" }),
+    body: JSON.stringify({
+      email: `p-${randomBytes(4).toString("hex")}@example.test`,
+      name: "P",
+      password: "a long enough password",
+    }),
   });
 
 function expectLimited(res: Response, limit: number, windowSeconds: number) {
