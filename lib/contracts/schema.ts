@@ -1,14 +1,13 @@
 // The contract schemas, compiled once by ajv (JSON Schema 2020-12, strict mode, formats), and the
 // translation of ajv's errors into ContractErrors with JSON-pointer paths.
-import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import listingV1 from "./schemas/actor.skill-listing@1.json";
 import listingV2 from "./schemas/actor.skill-listing@2.json";
 import skillV1 from "./schemas/actor.skill@1.json";
 import skillV2 from "./schemas/actor.skill@2.json";
 import { CONTRACT_NAMES } from "./limits";
-// Every `pattern` of the contracts runs on the linear engine too: they meet authors' text.
-import { Ajv2020 } from "./tool-args";
+import { linearRegExpEngine } from "./tool-args";
 import type { ContractError } from "./types";
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
@@ -33,11 +32,20 @@ export function contractSchema(name: string): object | null {
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
+const CONTRACT_PATTERN_MAX_INPUT = 1024;
+
 let compiled: Record<ContractName, ValidateFunction> | null = null;
 
 function validators(): Record<ContractName, ValidateFunction> {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, discriminator: true });
+  // Every `pattern` of the contracts meets authors' text: the linear engine, and no patterned field
+  // is longer than this (each has a far smaller maxLength), so longer values fail unread.
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    discriminator: true,
+    code: { regExp: linearRegExpEngine(CONTRACT_PATTERN_MAX_INPUT) },
+  });
   addFormats(ajv, ["date-time", "regex"]);
   compiled = Object.fromEntries(CONTRACT_NAMES.map((name) => [name, ajv.compile(SCHEMAS[name])])) as Record<
     ContractName,

@@ -10,11 +10,15 @@ export type { ValidateFunction } from "ajv/dist/2020.js";
 
 class LinearRegExp implements RegExpLike {
   private readonly re: RE2JS;
-  constructor(private readonly source: string) {
+  constructor(
+    private readonly source: string,
+    private readonly maxInput = Infinity,
+  ) {
     this.re = RE2JS.compile(RE2JS.translateRegExp(source));
   }
   test(input: string): boolean {
-    return this.re.test(input);
+    // Past the cap the value is refused without reading it (its schema's maxLength refuses it too).
+    return input.length <= this.maxInput && this.re.test(input);
   }
   /** ajv keys its compiled patterns by this string. */
   toString(): string {
@@ -22,10 +26,15 @@ class LinearRegExp implements RegExpLike {
   }
 }
 
-/** ajv's `code.regExp` engine: RE2 semantics, linear time, no backreferences or lookaround. */
-export const linearRegExp: RegExpEngine = Object.assign((pattern: string) => new LinearRegExp(pattern), {
-  code: "linearRegExp",
-});
+/**
+ * ajv's `code.regExp` engine: RE2 semantics, linear time, no backreferences or lookaround. With
+ * `maxInput`, longer strings fail the pattern unread (for schemas whose patterned fields are short).
+ */
+export function linearRegExpEngine(maxInput = Infinity): RegExpEngine {
+  return Object.assign((pattern: string) => new LinearRegExp(pattern, maxInput), { code: "linearRegExp" });
+}
+
+export const linearRegExp = linearRegExpEngine();
 
 /** Null when the linear engine accepts `pattern`; else why not, in words for the author. */
 export function linearPatternProblem(pattern: string): string | null {

@@ -97,6 +97,20 @@ describe("safe rendering", () => {
     expect(out).toContain("<strong>bold</strong> &lt;em&gt;x&lt;/em&gt;");
   });
 
+  it("renders the first lines of a block-dense document and shows the rest as text", async () => {
+    const { MAX_MARKDOWN_LINES } = await import("./render");
+    const out = renderMarkdownHtml("- item\n".repeat(MAX_MARKDOWN_LINES + 10) + "<b>tail</b>");
+    expect((out.match(/<li>/g) ?? []).length).toBe(MAX_MARKDOWN_LINES);
+    expect(out).toMatch(/<pre tabindex="0"><code>(- item\n){10}&lt;b&gt;tail&lt;\/b&gt;<\/code><\/pre>\n$/);
+  });
+
+  it("shows paragraphs past the markup budget as their plain text", async () => {
+    const { MAX_INLINE_MARKUP } = await import("./render");
+    const out = renderMarkdownHtml("*a* ".repeat(MAX_INLINE_MARKUP / 2) + "\n\n**late** <b>x</b>");
+    expect(out).toContain("<em>a</em>");
+    expect(out).toContain("<p>**late** &lt;b&gt;x&lt;/b&gt;</p>");
+  });
+
   it("shows input past the size cap as one escaped block", () => {
     const out = renderMarkdownHtml("<b>x</b>".repeat(20_000));
     expect(tags(out)).toEqual(["pre", "code"]);

@@ -9,6 +9,17 @@ import { safeHref } from "./safe-href";
 export const EXTERNAL_REL = "noopener noreferrer nofollow ugc";
 /** Input past this many characters is shown as one escaped code block: the work stays bounded. */
 export const MAX_MARKDOWN_CHARS = 128 * 1024;
+/**
+ * Block-dense input (thousands of one-character paragraphs, list items or table rows) costs the
+ * parser per block, not per byte: lines past this many are shown as plain text after the rendered
+ * part. Real instructions run 20 to 70 bytes a line, so 64 KiB of them stays under it.
+ */
+export const MAX_MARKDOWN_LINES = 3_000;
+/**
+ * Markup characters (emphasis, brackets, backticks, …) the inline parser reads per document;
+ * paragraphs past the budget are shown as their plain text. Prose spends a few per sentence.
+ */
+export const MAX_INLINE_MARKUP = 8_192;
 /** How deep blocks and inline markup may nest before the rest renders as text. */
 const MAX_NESTING = 20;
 /** Stable class names in the stored HTML (styled by components/markdown.module.css). */
@@ -25,7 +36,9 @@ const engines = new Map<number, MarkdownIt>();
 /** The HTML of `source`: every byte of it escaped or produced by the rules below. */
 export function renderMarkdownHtml(source: string, options: RenderOptions = {}): string {
   const text = source.replace(/\r\n?/g, "\n");
-  if (text.length > MAX_MARKDOWN_CHARS) return `<pre tabindex="0"><code>${escape(text)}</code></pre>`;
+  if (text.length > MAX_MARKDOWN_CHARS) return plain(text);
+  const cut = nthNewline(text, MAX_MARKDOWN_LINES);
+  if (cut !== -1) return renderMarkdownHtml(text.slice(0, cut), options) + plain(text.slice(cut + 1));
   const offset = Math.max(0, Math.min(5, Math.trunc(options.headingOffset ?? 0)));
   let md = engines.get(offset);
   if (!md) {
@@ -35,6 +48,26 @@ export function renderMarkdownHtml(source: string, options: RenderOptions = {}):
   return md.render(text);
 }
 
+/** Where the nth line ends (the index of its newline), or -1 when there are not that many. */
+function nthNewline(text: string, n: number): number {
+  let at = -1;
+  for (let line = 0; line < n; line++) {
+    at = text.indexOf("\n", at + 1);
+    if (at === -1) return -1;
+  }
+  return at;
+}
+
+const plain = (text: string) => `<pre tabindex="0"><code>${escape(text)}</code></pre>\n`;
+
+const MARKUP = new Set([..."*_[]!`<&\\|~"].map((c) => c.charCodeAt(0)));
+
+function markupCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (MARKUP.has(text.charCodeAt(i))) n++;
+  return n;
+}
+
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ESCAPES[c as keyof typeof ESCAPES]);
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" } as const;
 
@@ -42,6 +75,21 @@ function engine(headingOffset: number): MarkdownIt {
   const md = markdownIt("default", { html: false, linkify: false, typographer: false, maxNesting: MAX_NESTING });
   // Every link is parsed (so a refused one keeps its text, inert); the render rules judge the target.
   md.validateLink = () => true;
+  // The stock inline step, with a budget of markup characters per document (MAX_INLINE_MARKUP).
+  md.core.ruler.at("inline", (state) => {
+    let budget = MAX_INLINE_MARKUP;
+    for (const token of state.tokens) {
+      if (token.type !== "inline") continue;
+      budget -= markupCount(token.content);
+      if (budget >= 0) {
+        state.md.inline.parse(token.content, state.md, state.env, token.children ?? (token.children = []));
+      } else {
+        const text = new state.Token("text", "", 0);
+        text.content = token.content;
+        token.children = [text];
+      }
+    }
+  });
   const esc = md.utils.escapeHtml;
   const rules = md.renderer.rules;
 

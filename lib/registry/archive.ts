@@ -42,8 +42,15 @@ export async function readArchive(bytes: Buffer): Promise<BundleFiles> {
 
 /** Checks one bundle-relative path and returns it normalised, or throws `bundle.path_invalid`. */
 export function safeBundlePath(raw: string): string {
+  const p = normalBundlePath(raw);
+  if (p === null) throw pathInvalid(raw);
+  return p;
+}
+
+/** The path without leading `./`, or null when it may not be in a bundle. */
+export function normalBundlePath(raw: string): string | null {
   // Bounded before any pattern runs: a path is short or it is refused.
-  if (raw.length > MAX_PATH_LENGTH + 2) throw pathInvalid(raw);
+  if (raw.length > MAX_PATH_LENGTH + 2) return null;
   const p = raw.replace(/^(\.\/)+/, "");
   const bad =
     p.length === 0 ||
@@ -53,8 +60,7 @@ export function safeBundlePath(raw: string): string {
     p.includes("\\") ||
     /[\u0000-\u001f\u007f]/.test(p) ||
     p.split("/").some((seg) => seg === ".." || seg === "." || seg === "");
-  if (bad) throw pathInvalid(raw);
-  return p;
+  return bad ? null : p;
 }
 
 /** Files an archiver adds on its own (macOS resource forks and Finder state): never part of a bundle. */
