@@ -2,7 +2,6 @@
 // 64 KiB of Markdown built to make a parser backtrack is rendered once at publish (within its
 // budgets) and stored, so the skill page only reads it; a tool's `^(a+)+$` pattern meets an
 // agent's 64 KiB of "a…a!" on the linear engine and answers at once (stock RegExp: never).
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 
