@@ -47,7 +47,7 @@ test("no API route answers a malformed request with a 5xx", async ({ request }) 
           maxRedirects: 0,
           failOnStatusCode: false,
         });
-        expect(res.status(), `${method} ${path} ${String(body).slice(0, 40)}: ${(await res.text()).slice(0, 200)}`).toBeLessThan(500);
+        expect.soft(res.status(), `${method} ${path} ${String(body).slice(0, 40)}: ${(await res.text()).slice(0, 200)}`).toBeLessThan(500);
       }
     }
   }

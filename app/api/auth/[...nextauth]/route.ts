@@ -1,22 +1,37 @@
 import NextAuth from "next-auth";
 import { authOptions, credentialsFormError } from "@/lib/auth";
 import { config } from "@/lib/config/env.mjs";
-import { errorBody } from "@/lib/errors";
+import { errorBody, notFound } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { json } from "@/lib/http/route";
 import { consume, RateLimitedError, rateKey, rateLimitHeaders, type RateState } from "@/lib/http/rate-limit";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 
+// next-auth answers an action it does not have for a provider (GET callback/credentials, …)
+// with a 500: only the actions the site uses reach it, the rest are 404.
+const ACTIONS = {
+  GET: new Set(["providers", "session", "csrf", "signin", "signout", "error", "signin/github", "callback/github"]),
+  POST: new Set(["signin/credentials", "signin/github", "callback/credentials", "signout", "session", "_log"]),
+};
+
 // Options are built on first request, so a build without runtime secrets still succeeds.
 async function handler(req: Request, ctx: Ctx) {
-  return limited(req, ctx, false);
+  return (await known(req, ctx, "GET")) ?? limited(req, ctx, false);
 }
 
 /** Malformed sign-in input gets the app's JSON error shape (4xx) before next-auth sees it. */
 async function post(req: Request, ctx: Ctx) {
   const { nextauth } = await ctx.params;
-  return limited(req, ctx, nextauth.join("/") === "callback/credentials");
+  return (await known(req, ctx, "POST")) ?? limited(req, ctx, nextauth.join("/") === "callback/credentials");
+}
+
+/** A 404 for what next-auth would not handle (GitHub's actions only when it is configured). */
+async function known(req: Request, ctx: Ctx, method: keyof typeof ACTIONS): Promise<Response | null> {
+  const action = ((await ctx.params).nextauth ?? []).join("/");
+  const github = action.endsWith("/github");
+  if (ACTIONS[method].has(action) && (!github || Boolean(config().GITHUB_ID))) return null;
+  return json(errorBody(notFound("That sign-in action")), 404);
 }
 
 /** Every next-auth request counts per IP; a credentials sign-in also against the sign-in limit. */
