@@ -15,7 +15,25 @@ function hasSessionCookie(req: NextRequest): boolean {
 
 const isProtected = (path: string) => path === "/dashboard" || path.startsWith("/dashboard/");
 
+/** A path Next.js could not decode would end in its own 500: answer 400 before it tries. */
+function undecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return pathname.includes("%00");
+  } catch {
+    return true;
+  }
+}
+
 export function proxy(req: NextRequest) {
+  if (undecodable(req.nextUrl.pathname)) {
+    return NextResponse.json(
+      { error: { code: "request.invalid", message: "The address is not valid: check its percent-encoding." } },
+      { status: 400 },
+    );
+  }
+  // API answers get their headers from next.config.mjs; pages get the nonce policy below.
+  if (req.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
   const nonce = newNonce();
   const csp = pageCsp(nonce, { dev: appConfig().NODE_ENV === "development" });
   let res: NextResponse;
@@ -35,10 +53,10 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  // Every page; not API routes (they get their own policy) nor Next's static files.
+  // Every page and API route; not Next's static files.
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

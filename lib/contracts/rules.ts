@@ -47,11 +47,22 @@ export function checkSkillRules(doc: unknown): ContractError[] {
 
 const FORBIDDEN = new Set<string>(FORBIDDEN_FIELD_NAMES);
 
+// Instructions and resource text have rules (and codes) of their own.
+const OWN_TEXT_RULE = /^\/(instructions|resources\/\d+\/text)$/;
+
 function forbiddenFields(value: unknown, path: string): ContractError[] {
+  if (typeof value === "string") {
+    // PostgreSQL stores neither a NUL nor a lone surrogate: refuse them here, not with a 500 there.
+    if (isText(value) || OWN_TEXT_RULE.test(path)) return [];
+    return [{ path, code: "contract.field_not_text", message: "Text fields hold valid UTF-8 with no NUL." }];
+  }
   if (Array.isArray(value)) return value.flatMap((v, i) => forbiddenFields(v, `${path}${pointer(i)}`));
   if (!isObject(value)) return [];
   return Object.entries(value).flatMap(([k, v]) => {
     const here = `${path}${pointer(k)}`;
+    const badKey: ContractError[] = isText(k)
+      ? []
+      : [{ path: here, code: "contract.field_not_text", message: "Field names hold valid UTF-8 with no NUL." }];
     const own: ContractError[] = FORBIDDEN.has(k.toLowerCase())
       ? [
           {
@@ -61,7 +72,7 @@ function forbiddenFields(value: unknown, path: string): ContractError[] {
           },
         ]
       : [];
-    return [...own, ...forbiddenFields(v, here)];
+    return [...badKey, ...own, ...forbiddenFields(v, here)];
   });
 }
 

@@ -49,6 +49,7 @@ export const ERROR_STATUS = {
   "contract.unsupported": 422,
   "contract.document_too_large": 422,
   "contract.forbidden_field": 422,
+  "contract.field_not_text": 422,
   "contract.instructions_not_text": 422,
   "contract.instructions_too_large": 422,
   "contract.resource_duplicate": 422,

@@ -2,7 +2,7 @@
 // and error mapping to the one JSON error shape. Handlers stay thin and call one lib/ function.
 import { randomUUID } from "node:crypto";
 import { z, ZodError, type ZodType } from "zod";
-import { AppError, errorBody } from "../errors";
+import { AppError, errorBody, notFound } from "../errors";
 import { log } from "../log";
 import { RateLimitGate, type RouteRateLimit } from "./rate-limit-gate";
 
@@ -59,6 +59,8 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
+      // No record is named with a NUL or 2 000 characters; PostgreSQL would refuse the NUL with a 500.
+      if (Object.values(params).some((v) => v.includes("\u0000") || v.length > 2000)) throw notFound();
       const result = await options.handler({ req, rawBody, requestId, principal, body, query, params });
       if (result instanceof Response) return result;
       return json(result ?? { ok: true }, 200, requestId);
@@ -94,11 +96,35 @@ async function readBodyText(req: Request, options: { body?: unknown; maxBodyByte
 }
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError("request.invalid_json", "The request body is not valid JSON.");
   }
+  if (hasNul(value)) {
+    throw new AppError("request.invalid", "Text in the request may not contain NUL characters (\\u0000).");
+  }
+  return value;
+}
+
+/** Whether any string (or key) in a parsed JSON value holds a NUL; iterative, so depth cannot overflow. */
+function hasNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes("\u0000")) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 async function readCapped(req: Request, maxBytes: number): Promise<string> {

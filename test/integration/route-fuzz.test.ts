@@ -22,7 +22,7 @@ function routeFiles(dir: string, rel = ""): string[] {
 }
 
 const ROUTES = routeFiles(API).filter((f) => !f.startsWith("auth/[...nextauth]"));
-const PARAM_VALUES = ["x", "..", "%00", "a".repeat(5000), "💥", "' OR 1=1 --", "cl000000000000000000000000", "actor.skill@2"];
+const PARAM_VALUES = ["x", "..", "%00", "a\u0000b", "a".repeat(5000), "💥", "' OR 1=1 --", "cl000000000000000000000000", "actor.skill@2"];
 const HUGE = JSON.stringify({ a: "x".repeat(1_200_000) });
 const DEEP = "[".repeat(20_000) + "]".repeat(20_000);
 const BODIES: [string, string | null][] = [
@@ -38,6 +38,8 @@ const BODIES: [string, string | null][] = [
     JSON.stringify({ name: ["x"], skill: 7, tool: {}, input: "x".repeat(70_000), enabled: "yes", decision: null, slug: 1, version: [], code: 5, daily_limit_micros: "-1", amount_micros: 1e308, idempotency_key: {}, findings_ack: 3, runner: "maybe", pool: "no", wait_ms: -5 }),
   ],
   ["application/json", JSON.stringify({ __proto__: { admin: true }, constructor: { prototype: {} } })],
+  ["application/json", JSON.stringify({ name: "nul\u0000", skill: "a@1.0.0\u0000", tool: "t", input: { "k\u0000": 1 }, code: "\u0000" })],
+  ["application/json", `{"input":${DEEP},"name":${DEEP}}`],
   ["text/plain", "hello"],
   ["multipart/form-data; boundary=x", "--x\r\nbroken"],
   ["application/zip", "PK\u0003\u0004garbage"],
