@@ -1,5 +1,6 @@
-// Runs once as each Next.js server process starts (before it serves a request): installs the
-// request socket hook that local-only metrics rely on, and the draining flag for readiness.
+// Runs once as each Next.js server process starts (before it serves a request): installs the hook
+// that records each request's TCP peer address (rate limits, local-only metrics) and the draining
+// flag for readiness.
 export async function register() {
   // NEXT_RUNTIME is Next's build-time constant for the bundle being built, not configuration.
   // eslint-disable-next-line no-restricted-properties

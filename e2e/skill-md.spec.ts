@@ -37,7 +37,7 @@ test("an Agent Skills folder publishes from /publish with a version, and downloa
   await expect(page.getByText("Imported from SKILL.md (an Agent Skills folder).")).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SKILL.md folder" }).click()]);
   expect(download.suggestedFilename()).toBe("webapp-testing-1.0.0.zip");
-  const files = readArchive(readFileSync(await download.path()));
+  const files = await readArchive(readFileSync(await download.path()));
   for (const name of ["SKILL.md", "LICENSE.txt", "scripts/with_server.py", "examples/console_logging.py"]) {
     expect(files.get(name)?.equals(readFileSync(path.join(FIXTURE, name))), name).toBe(true);
   }

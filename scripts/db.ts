@@ -1,9 +1,11 @@
 // Database migrations from the command line, through Prisma's WebAssembly schema engine
 // (lib/db/migrator.ts):
-//   tsx scripts/db.ts migrate [--json]   apply every migration not yet applied to DATABASE_URL
+//   tsx scripts/db.ts migrate [--json]   apply every migration not yet applied to DATABASE_URL,
+//                                        then render the Markdown HTML of versions that lack it
 //   tsx scripts/db.ts status             list each migration as applied or pending
 import pg from "pg";
 import { applyMigrations, migrationsList } from "../lib/db/migrator.ts";
+import { backfillRenderedMarkdown } from "../lib/registry/markdown-backfill.ts";
 
 async function appliedMigrations(url: string): Promise<Set<string>> {
   const client = new pg.Client({ connectionString: url });
@@ -33,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "migrate") {
     const applied = await applyMigrations(url);
+    const rendered = await backfillRenderedMarkdown(url);
+    if (rendered && !flags.includes("--json")) console.log(`rendered the Markdown of ${rendered} earlier versions`);
     if (flags.includes("--json")) console.log(JSON.stringify(applied));
     else console.log(applied.length ? `applied: ${applied.join(", ")}` : "no migrations to apply: up to date");
     return 0;

@@ -133,7 +133,8 @@ async function runE2e(env, reportDir, filters) {
   const started = Date.now();
   const port = await freePort();
   const appUrl = `http://localhost:${port}`;
-  const e2eEnv = { ...env, APP_URL: appUrl, NEXTAUTH_URL: appUrl, PORT: String(port), NODE_ENV: "production" };
+  // RATE_LIMIT_SCALE: every spec signs up and publishes from this one address.
+  const e2eEnv = { ...env, APP_URL: appUrl, NEXTAUTH_URL: appUrl, PORT: String(port), NODE_ENV: "production", RATE_LIMIT_SCALE: "50" };
   try {
     await buildIfStale(e2eEnv, { test: true }, { force: true });
   } catch (err) {

@@ -9,6 +9,7 @@ const MESSAGES: Record<string, string> = {
   "auth.invalid_credentials": "That email and password do not match an account.",
   CredentialsSignin: "That email and password do not match an account.",
   "auth.rate_limited": "Too many failed sign-ins for this email. Wait 15 minutes and try again.",
+  "rate.limited": "Too many sign-in attempts from your network. Wait a few minutes and try again.",
   "auth.account_not_linked": "An account with this email already exists: sign in with your email and password instead.",
   "auth.forbidden": "Your GitHub account has no email we can use: make one public on GitHub, or sign up with email.",
   OAuthSignin: "GitHub sign-in could not start. Try again in a moment.",

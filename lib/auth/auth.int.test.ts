@@ -58,7 +58,8 @@ function signup(body: unknown, headers: Record<string, string> = { "content-type
 
 /** The cookie next-auth itself would set after this person signs in. */
 async function sessionCookie(userId: string) {
-  const token = await encode({ token: { sub: userId }, secret: SECRET });
+  const { startSession } = await import("./sessions");
+  const token = await encode({ token: { sub: userId, sid: await startSession(userId, 3600) }, secret: SECRET });
   return `${auth.sessionCookieName()}=${token}`;
 }
 
@@ -85,7 +86,7 @@ describe("sign-up", () => {
     const projects = await db.project.findMany({ where: { ownerId: body.user.id as string } });
     expect(projects).toMatchObject([{ slug: "default", isDefault: true }]);
     const stored = await db.user.findUniqueOrThrow({ where: { id: body.user.id as string }, select: { passwordHash: true } });
-    expect(stored.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await auth.verifyPassword("a long enough password", stored.passwordHash!)).toBe(true);
   });
 

@@ -4,7 +4,7 @@
 import "server-only";
 import { AppError } from "../errors";
 import { db } from "../db";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./rate-limit";
 import { normalizeEmail, type PublicUser } from "./users";
 
@@ -33,20 +33,16 @@ export async function signInWithPassword(input: { email: string; password: strin
     throw invalid();
   }
   await clearSignInFailures(email, input.ip);
+  // A hash from before today's scrypt cost is replaced now, while the password is at hand.
+  if (user.passwordHash && needsRehash(user.passwordHash)) {
+    const fresh = await hashPassword(password);
+    await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: fresh } });
+  }
   return { id: user.id, email: user.email, name: user.name, handle: user.handle };
 }
 
-/** The caller's IP as the proxy in front of the app reports it (first X-Forwarded-For hop). */
-export function clientIp(headers: Headers | Record<string, string | string[] | undefined> | undefined): string {
-  const get = (name: string): string | undefined => {
-    if (!headers) return undefined;
-    if (headers instanceof Headers) return headers.get(name) ?? undefined;
-    const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const forwarded = get("x-forwarded-for")?.split(",")[0]?.trim();
-  return (forwarded || get("x-real-ip")?.trim() || "unknown").slice(0, 64);
-}
+/** The caller's IP: the TCP peer, or what trusted proxies report (lib/http/client-ip.ts). */
+export { clientIp } from "../http/client-ip";
 
 const MAX_SIGNIN_FIELD = 512;
 

@@ -220,3 +220,65 @@ it("signs in with email and password through next-auth, and refuses with auth.ra
   expect(limited.res.redirect).toContain("error=auth.rate_limited");
   expect(limited.session).toBeUndefined();
 });
+
+const signInJar = async (email: string, password: string) => {
+  const jar = new Map<string, string>();
+  const csrf = await call("/api/auth/csrf", jar);
+  const res = await call("/api/auth/callback/credentials", jar, {
+    method: "POST",
+    body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken, email, password, callbackUrl: `${BASE}/dashboard` },
+  });
+  return { res, jar };
+};
+const meWith = (cookie: string | undefined) =>
+  meRoute.GET(new Request(`${BASE}/api/v1/me`, { headers: { cookie: `${auth.sessionCookieName()}=${cookie}` } }), {
+    params: Promise.resolve({}),
+  });
+
+it("ends the session on sign-out: a copy of the cookie taken before stops working", async () => {
+  const password = "a password to sign out with";
+  const person = await auth.createUser({ email: `out-${randomBytes(3).toString("hex")}@example.test`, name: "Out", password });
+  const { jar } = await signInJar(person.email, password);
+  const stolen = jar.get(auth.sessionCookieName());
+  expect(stolen).toBeTruthy();
+  expect((await meWith(stolen)).status).toBe(200);
+  // A second browser of the same person keeps its own session.
+  const other = (await signInJar(person.email, password)).jar.get(auth.sessionCookieName());
+
+  const csrf = await call("/api/auth/csrf", jar);
+  await call("/api/auth/signout", jar, { method: "POST", body: { csrfToken: (csrf.body as { csrfToken: string }).csrfToken } });
+  expect(jar.get(auth.sessionCookieName())).toBeUndefined();
+
+  const after = await meWith(stolen);
+  expect(after.status).toBe(401);
+  expect((await after.json()).error.code).toBe("auth.required");
+  expect((await meWith(other)).status).toBe(200);
+  expect(await db.authSession.count({ where: { userId: person.id, revokedAt: { not: null } } })).toBe(1);
+});
+
+it("refuses a session cookie that names no session (one made before sessions were rows, or forged)", async () => {
+  const { encode } = await import("next-auth/jwt");
+  const person = await auth.createUser({ email: `old-${randomBytes(3).toString("hex")}@example.test`, name: "Old", password: null });
+  const secret = process.env.AUTH_SECRET!;
+  const noSid = await encode({ token: { sub: person.id }, secret });
+  expect((await meWith(noSid)).status).toBe(401);
+  const madeUp = await encode({ token: { sub: person.id, sid: "x".repeat(32) }, secret });
+  expect((await meWith(madeUp)).status).toBe(401);
+});
+
+it("rehashes a password stored at the old scrypt cost when its owner signs in", async () => {
+  const { scryptSync } = await import("node:crypto");
+  const password = "an old-fashioned password";
+  const person = await auth.createUser({ email: `rehash-${randomBytes(3).toString("hex")}@example.test`, name: "Re", password: null });
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  const old = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+  await db.user.update({ where: { id: person.id }, data: { passwordHash: old } });
+
+  const { res } = await signInJar(person.email, password);
+  expect(res.redirect).toBe(`${BASE}/dashboard`);
+  const stored = await db.user.findUniqueOrThrow({ where: { id: person.id }, select: { passwordHash: true } });
+  expect(stored.passwordHash).not.toBe(old);
+  expect(stored.passwordHash!.split("$").slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
+  expect((await signInJar(person.email, password)).res.redirect).toBe(`${BASE}/dashboard`);
+});

@@ -1,6 +1,6 @@
 // next-auth (v4) configuration: email + password always, GitHub when it is configured. Sessions
-// are JWTs in an encrypted cookie that carry only the user id; who that is gets read fresh from
-// the database by getSession().
+// are JWTs in an encrypted cookie that carry only the user id and a session id; getSession() reads
+// both fresh from the database, and signing out ends the session row (lib/auth/sessions.ts).
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -10,6 +10,7 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import { clientIp, signInWithPassword } from "./credentials";
 import { githubUser, signInWithGithub } from "./github";
+import { endSession, startSession } from "./sessions";
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
@@ -73,6 +74,12 @@ export function authOptions(): NextAuthOptions {
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/signin", error: "/signin" },
     providers,
+    events: {
+      // The cookie may live on in a copy; the row is what makes it worthless.
+      async signOut({ token }) {
+        await endSession(token?.sid);
+      },
+    },
     logger: {
       error: (code, metadata) => log.error(`next-auth: ${code}`, { metadata }),
       warn: (code) => log.warn(`next-auth: ${code}`),
@@ -98,10 +105,10 @@ export function authOptions(): NextAuthOptions {
       async jwt({ token, user, account }) {
         if (account?.provider === "github") {
           const person = await githubUser(account.providerAccountId);
-          return { sub: person?.id };
+          return person ? { sub: person.id, sid: await startSession(person.id, SESSION_MAX_AGE_SECONDS) } : {};
         }
-        if (user) return { sub: user.id };
-        return { sub: token.sub };
+        if (user) return { sub: user.id, sid: await startSession(user.id, SESSION_MAX_AGE_SECONDS) };
+        return { sub: token.sub, sid: token.sid };
       },
       async session({ session, token }) {
         return { ...session, user: { id: token.sub } } as typeof session;

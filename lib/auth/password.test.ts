@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "./password";
+import { randomBytes, scryptSync } from "node:crypto";
+import { hashPassword, needsRehash, verifyPassword } from "./password";
 
 describe("password hashing", () => {
   it("encodes scrypt with its parameters, a 16-byte salt and a 32-byte key", async () => {
     const stored = await hashPassword("correct horse battery staple");
     const [scheme, n, r, p, salt, hash] = stored.split("$");
-    expect([scheme, n, r, p]).toEqual(["scrypt", "32768", "8", "1"]);
+    // OWASP Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1.
+    expect([scheme, n, r, p]).toEqual(["scrypt", "131072", "8", "1"]);
+    expect(needsRehash(stored)).toBe(false);
     expect(Buffer.from(salt!, "base64url")).toHaveLength(16);
     expect(Buffer.from(hash!, "base64url")).toHaveLength(32);
     expect(stored).not.toContain("correct horse");
@@ -47,5 +50,13 @@ describe("password hashing", () => {
   it("treats composed and decomposed Unicode as the same password", async () => {
     const stored = await hashPassword("caf\u00e9-password");
     expect(await verifyPassword("cafe\u0301-password", stored)).toBe(true);
+  });
+
+  it("still accepts a hash made at the old cost, and says it needs rehashing", async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync("old-password-1", salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const old = ["scrypt", 2 ** 15, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$");
+    expect(await verifyPassword("old-password-1", old)).toBe(true);
+    expect(needsRehash(old)).toBe(true);
   });
 });

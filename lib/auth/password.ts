@@ -1,12 +1,16 @@
-// Password hashing for people who sign in with email and password: scrypt from node:crypto,
-// stored self-describing (`scrypt$N$r$p$salt$hash`, base64url) so the cost can be raised later
-// without breaking existing hashes.
+// Password hashing for people who sign in with email and password: scrypt from node:crypto at
+// the OWASP Password Storage Cheat Sheet's parameters (N = 2^17, r = 8, p = 1: 128 MiB, about half a
+// second here), stored self-describing (`scrypt$N$r$p$salt$hash`, base64url). A hash made with
+// weaker parameters still verifies, and needsRehash() tells sign-in to store a new one.
 import "server-only";
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-const N = 2 ** 15;
-const R = 8;
-const P = 1;
+export const SCRYPT_N = 2 ** 17;
+export const SCRYPT_R = 8;
+export const SCRYPT_P = 1;
+const N = SCRYPT_N;
+const R = SCRYPT_R;
+const P = SCRYPT_P;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 // scrypt needs 128·N·r bytes; Node's default maxmem (32 MiB) is exactly that, which it refuses.
@@ -22,6 +26,12 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   const key = await derive(password, salt, KEY_BYTES, { N, r: R, p: P, maxmem: maxmemFor(N, R) });
   return ["scrypt", N, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+/** True when `stored` was made with other parameters than today's (or cannot be read). */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split("$");
+  return scheme !== "scrypt" || Number(n) !== N || Number(r) !== R || Number(p) !== P;
 }
 
 /** True when `password` matches `stored`; false for a wrong password or a malformed hash. */

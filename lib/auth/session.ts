@@ -11,7 +11,7 @@ import { verifyApiToken } from "./api-tokens";
 import { sessionCookieName } from "./next-auth";
 import type { Principal, SessionUser } from "./principal";
 import { safeNextPath } from "./next-path";
-import { getUserById } from "./users";
+import { sessionUser } from "./sessions";
 
 export { safeNextPath } from "./next-path";
 
@@ -30,15 +30,17 @@ function sessionToken(get: (name: string) => string | undefined, names: string[]
 async function userFromToken(token: string | undefined): Promise<SessionUser | null> {
   if (!token) return null;
   let userId: string | undefined;
+  let sessionId: unknown;
   try {
     const payload = await decode({ token, secret: config().AUTH_SECRET });
     userId = typeof payload?.sub === "string" ? payload.sub : undefined;
+    sessionId = payload?.sid;
   } catch {
     return null;
   }
   if (!userId) return null;
-  // Read fresh so a deleted person's cookie stops working and renames show at once.
-  const user = await getUserById(userId);
+  // Read fresh so a signed-out session or a deleted person's cookie stops working at once.
+  const user = await sessionUser(sessionId, userId);
   return user ? { userId: user.id, email: user.email, name: user.name, handle: user.handle } : null;
 }
 
@@ -72,6 +74,7 @@ function parseCookieHeader(header: string | null): Map<string, string> {
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const MAX_AUTHORIZATION_CHARS = 512;
 
 /** A cookie-authenticated change must come from this site's own pages (defence against CSRF). */
 function assertSameOrigin(req: Request) {
@@ -103,7 +106,8 @@ export async function sessionPrincipal(req: Request): Promise<Principal> {
 export async function apiPrincipal(req: Request): Promise<Principal> {
   const authorization = req.headers.get("authorization");
   if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    // A token is 47 characters: a longer header is refused before any pattern reads it.
+    const match = authorization.length <= MAX_AUTHORIZATION_CHARS ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
     if (!match?.[1]) {
       throw new AppError("auth.token_invalid", "Send the API token as `Authorization: Bearer ovp_…`.");
     }

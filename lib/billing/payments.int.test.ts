@@ -1,7 +1,7 @@
 // Top-ups through the payment provider interface, against the real PostgreSQL and the route
 // handler itself: caps, idempotency (a retried request never adds twice, even concurrently), a
 // declined payment adds nothing, and someone else's key is their own.
-import { encode } from "next-auth/jwt";
+import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import type { Payment, PaymentProvider } from "./payments";
@@ -26,7 +26,7 @@ async function person(label: string): Promise<Person> {
     name: label,
     password: null,
   });
-  return { id: u.id, cookie: `${cookieName}=${await encode({ token: { sub: u.id }, secret: SECRET })}` };
+  return { id: u.id, cookie: `${cookieName}=${await sessionToken(u.id, SECRET)}` };
 }
 
 const post = (p: Person | null, body: unknown, headers: Record<string, string> = {}) =>

@@ -1,7 +1,7 @@
 // The ledger page and its filters, and usage per UTC day per skill and per agent, against the real
 // PostgreSQL: day boundaries fall where UTC says, refunds lower a day's spend, and nobody sees
 // another person's entries.
-import { encode } from "next-auth/jwt";
+import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 
@@ -56,7 +56,7 @@ beforeAll(async () => {
   const { createAgent } = await import("../agents");
   me = (await createUser({ email: "me@example.test", name: "Me", password: null })).id;
   other = (await createUser({ email: "other@example.test", name: "Other", password: null })).id;
-  cookie = `${sessionCookieName()}=${await encode({ token: { sub: me }, secret: SECRET })}`;
+  cookie = `${sessionCookieName()}=${await sessionToken(me, SECRET)}`;
   alpha = (await createAgent(me, { name: "alpha bot" })).agent.id;
   beta = (await createAgent(me, { name: "beta bot" })).agent.id;
 

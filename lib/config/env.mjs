@@ -70,6 +70,19 @@ const schema = z
     REDIS_CONNECT_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
     REDIS_COMMAND_TIMEOUT_MS: bounded(100, 60_000).default(2_000),
     RETRY_AFTER_S: bounded(1, 3_600).default(5),
+    TRUSTED_PROXIES: z
+      .string()
+      .max(2000)
+      .regex(
+        /^(?:\d{1,2}|[0-9a-fA-F.:]{2,45}(?:\s*,\s*[0-9a-fA-F.:]{2,45}){0,31})$/,
+        "must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy IP addresses",
+      )
+      .default("0"),
+    RATE_LIMIT_SCALE: z.coerce
+      .number({ error: "must be a number" })
+      .min(1, "must be at least 1 (it only ever raises the limits)")
+      .max(1000, "must be at most 1000")
+      .default(1),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

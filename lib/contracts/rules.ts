@@ -1,6 +1,7 @@
 // The rules a JSON Schema cannot state, checked beside the schemas. They run on any input, valid
 // or not, so that one pass reports every problem; each guards the types it relies on.
 import {
+  ARGS_PATTERN_MAX_LENGTH,
   CODE_EXTENSION,
   CODE_MEDIA_TYPE,
   CODE_RESOURCE_MAX_BYTES,
@@ -11,6 +12,7 @@ import {
   SKILL_V1,
 } from "./limits";
 import { sha256Hex } from "./integrity";
+import { linearPatternProblem } from "./tool-args";
 import type { ContractError, Listing, SkillDocument } from "./types";
 
 type Obj = Record<string, unknown>;
@@ -45,11 +47,22 @@ export function checkSkillRules(doc: unknown): ContractError[] {
 
 const FORBIDDEN = new Set<string>(FORBIDDEN_FIELD_NAMES);
 
+// Instructions and resource text have rules (and codes) of their own.
+const OWN_TEXT_RULE = /^\/(instructions|resources\/\d+\/text)$/;
+
 function forbiddenFields(value: unknown, path: string): ContractError[] {
+  if (typeof value === "string") {
+    // PostgreSQL stores neither a NUL nor a lone surrogate: refuse them here, not with a 500 there.
+    if (isText(value) || OWN_TEXT_RULE.test(path)) return [];
+    return [{ path, code: "contract.field_not_text", message: "Text fields hold valid UTF-8 with no NUL." }];
+  }
   if (Array.isArray(value)) return value.flatMap((v, i) => forbiddenFields(v, `${path}${pointer(i)}`));
   if (!isObject(value)) return [];
   return Object.entries(value).flatMap(([k, v]) => {
     const here = `${path}${pointer(k)}`;
+    const badKey: ContractError[] = isText(k)
+      ? []
+      : [{ path: here, code: "contract.field_not_text", message: "Field names hold valid UTF-8 with no NUL." }];
     const own: ContractError[] = FORBIDDEN.has(k.toLowerCase())
       ? [
           {
@@ -59,7 +72,7 @@ function forbiddenFields(value: unknown, path: string): ContractError[] {
           },
         ]
       : [];
-    return [...own, ...forbiddenFields(v, here)];
+    return [...badKey, ...own, ...forbiddenFields(v, here)];
   });
 }
 
@@ -217,6 +230,7 @@ function toolRules(doc: Obj): ContractError[] {
       }
     }
     const args = tool.args;
+    errors.push(...argsPatternRules(args, pointer("tools", i, "args")));
     if (isObject(args) && Array.isArray(args.required)) {
       const props = isObject(args.properties) ? args.properties : {};
       args.required.forEach((req, j) => {
@@ -230,6 +244,24 @@ function toolRules(doc: Obj): ContractError[] {
       });
     }
   });
+  return errors;
+}
+
+/** Each argument's `pattern` (and its items' when it is a list) must compile on the linear engine. */
+function argsPatternRules(args: unknown, path: string): ContractError[] {
+  if (!isObject(args) || !isObject(args.properties)) return [];
+  const errors: ContractError[] = [];
+  for (const [name, prop] of Object.entries(args.properties)) {
+    if (!isObject(prop)) continue;
+    const candidates: [unknown, string][] = [[prop.pattern, pointer("properties", name, "pattern")]];
+    if (isObject(prop.items)) candidates.push([prop.items.pattern, pointer("properties", name, "items", "pattern")]);
+    for (const [pattern, at] of candidates) {
+      // Over-long patterns are already a schema error; compiling them is wasted work.
+      if (typeof pattern !== "string" || pattern.length > ARGS_PATTERN_MAX_LENGTH) continue;
+      const problem = linearPatternProblem(pattern);
+      if (problem) errors.push({ path: `${path}${at}`, code: "contract.args_pattern_unsupported", message: problem });
+    }
+  }
   return errors;
 }
 

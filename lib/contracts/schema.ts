@@ -7,6 +7,7 @@ import listingV2 from "./schemas/actor.skill-listing@2.json";
 import skillV1 from "./schemas/actor.skill@1.json";
 import skillV2 from "./schemas/actor.skill@2.json";
 import { CONTRACT_NAMES } from "./limits";
+import { linearRegExpEngine } from "./tool-args";
 import type { ContractError } from "./types";
 
 export type ContractName = (typeof CONTRACT_NAMES)[number];
@@ -31,11 +32,20 @@ export function contractSchema(name: string): object | null {
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
+const CONTRACT_PATTERN_MAX_INPUT = 1024;
+
 let compiled: Record<ContractName, ValidateFunction> | null = null;
 
 function validators(): Record<ContractName, ValidateFunction> {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, discriminator: true });
+  // Every `pattern` of the contracts meets authors' text: the linear engine, and no patterned field
+  // is longer than this (each has a far smaller maxLength), so longer values fail unread.
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    discriminator: true,
+    code: { regExp: linearRegExpEngine(CONTRACT_PATTERN_MAX_INPUT) },
+  });
   addFormats(ajv, ["date-time", "regex"]);
   compiled = Object.fromEntries(CONTRACT_NAMES.map((name) => [name, ajv.compile(SCHEMAS[name])])) as Record<
     ContractName,

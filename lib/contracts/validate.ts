@@ -86,7 +86,16 @@ export function validateListing(listing: unknown, skillDoc: unknown): Result<Lis
 }
 
 /** The first value that JSON cannot carry (undefined, a function, NaN, a class instance, a cycle). */
-function nonJsonValue(value: unknown, path: string, ancestors: Set<object>): { path: string; message: string } | null {
+/** Deeper than any field of a contract goes; past it the walk stops instead of the stack. */
+const MAX_DOCUMENT_DEPTH = 32;
+
+function nonJsonValue(
+  value: unknown,
+  path: string,
+  ancestors: Set<object>,
+  depth = 0,
+): { path: string; message: string } | null {
+  if (depth > MAX_DOCUMENT_DEPTH) return { path, message: `A skill document nests at most ${MAX_DOCUMENT_DEPTH} levels deep.` };
   if (value === null || typeof value === "string" || typeof value === "boolean") return null;
   if (typeof value === "number")
     return Number.isFinite(value) ? null : { path, message: `${value} is not a JSON number.` };
@@ -100,7 +109,7 @@ function nonJsonValue(value: unknown, path: string, ancestors: Set<object>): { p
     ? value.map((v, i) => [String(i), v])
     : Object.entries(value);
   for (const [k, v] of entries) {
-    const found = nonJsonValue(v, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, ancestors);
+    const found = nonJsonValue(v, `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`, ancestors, depth + 1);
     if (found) return found;
   }
   ancestors.delete(value);

@@ -60,4 +60,22 @@ describe("route()", () => {
       error: { code: "internal", message: expect.any(String), requestId: "req-123" },
     });
   });
+
+  it("refuses a NUL anywhere in a JSON body (PostgreSQL would fail with a 500) and deep nesting too", async () => {
+    const handler = route({ body: z.unknown(), handler: async () => ({ ok: true }) });
+    const nul = await handler(post(JSON.stringify({ a: [{ b: "x\u0000" }] })));
+    expect(nul.status).toBe(422);
+    expect((await nul.json()).error.code).toBe("request.invalid");
+    const deep = await handler(post("[".repeat(5_000) + '"\\u0000"' + "]".repeat(5_000)));
+    expect(deep.status).toBe(422);
+    // The walk is iterative: 400 000 levels cannot overflow the stack.
+    const deeper = await handler(post("[".repeat(400_000) + '"\\u0000"' + "]".repeat(400_000)));
+    expect(deeper.status).toBe(422);
+  });
+
+  it("answers a path param with a NUL as not found", async () => {
+    const handler = route({ handler: async ({ params }) => params });
+    const res = await handler(new Request("http://localhost/x"), { params: Promise.resolve({ id: "a\u0000" }) });
+    expect(res.status).toBe(404);
+  });
 });

@@ -3,10 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { z, ZodError, type ZodType } from "zod";
 import { config } from "../config/env.mjs";
-import { AppError, errorBody } from "../errors";
+import { AppError, errorBody, notFound } from "../errors";
 import { isStoreOutage, serviceUnavailable } from "../errors/outage";
 import { log } from "../log";
 import { withRequestMetrics } from "../metrics/http";
+import { RateLimitGate, type RouteRateLimit } from "./rate-limit-gate";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -29,6 +30,8 @@ type RouteOptions<Principal, Body, Query> = {
   rawBody?: boolean;
   query?: ZodType<Query>;
   maxBodyBytes?: number;
+  /** A limit on top of the per-caller one (lib/config/rate-limits.ts), e.g. "publish". */
+  rateLimit?: RouteRateLimit;
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
 };
 
@@ -38,10 +41,19 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
   options: RouteOptions<Principal, Body, Query>,
 ) {
   return withRequestMetrics(async (req: Request, context?: NextRouteContext): Promise<Response> => {
+    // Rate limits first (before the body is read); every answer carries their headers.
+    const gate = new RateLimitGate(req, options.rateLimit);
+    return gate.decorate(await handle(req, context, gate));
+  });
+
+  async function handle(req: Request, context: NextRouteContext | undefined, gate: RateLimitGate): Promise<Response> {
     const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
+      await gate.before(Boolean(options.auth));
       const rawBody = options.body || options.rawBody ? await readBodyText(req, options) : "";
-      const principal = options.auth ? await options.auth(req, rawBody) : (undefined as Principal);
+      const principal = options.auth
+        ? await gate.authenticate(() => options.auth!(req, rawBody))
+        : (undefined as Principal);
       const body = options.body ? options.body.parse(parseJson(rawBody)) : (undefined as Body);
       const query = options.query
         ? options.query.parse(Object.fromEntries(new URL(req.url).searchParams))
@@ -50,24 +62,29 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
+      // No record is named with a NUL or 2 000 characters; PostgreSQL would refuse the NUL with a 500.
+      if (Object.values(params).some((v) => v.includes("\u0000") || v.length > 2000)) throw notFound();
       const result = await options.handler({ req, rawBody, requestId, principal, body, query, params });
       if (result instanceof Response) return result;
       return json(result ?? { ok: true }, 200, requestId);
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
-  });
+  }
 }
 
 export function json(data: unknown, status = 200, requestId?: string): Response {
-  return new Response(JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": "no-store",
-      ...(requestId ? { "x-request-id": requestId } : {}),
+  return new Response(
+    JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    {
+      status,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        ...(requestId ? { "x-request-id": requestId } : {}),
+      },
     },
-  });
+  );
 }
 
 async function readBodyText(req: Request, options: { body?: unknown; maxBodyBytes?: number }): Promise<string> {
@@ -82,11 +99,35 @@ async function readBodyText(req: Request, options: { body?: unknown; maxBodyByte
 }
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError("request.invalid_json", "The request body is not valid JSON.");
   }
+  if (hasNul(value)) {
+    throw new AppError("request.invalid", "Text in the request may not contain NUL characters (\\u0000).");
+  }
+  return value;
+}
+
+/** Whether any string (or key) in a parsed JSON value holds a NUL; iterative, so depth cannot overflow. */
+function hasNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        if (k.includes("\u0000")) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 async function readCapped(req: Request, maxBytes: number): Promise<string> {
@@ -135,7 +176,10 @@ function errorResponse(thrown: unknown, requestId: string, req: Request): Respon
     return json(errorBody(appErr), appErr.status, requestId);
   }
   log.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, err });
-  const internal = new AppError("internal", "Something went wrong on our side. Try again; if it persists, quote the request id.");
+  const internal = new AppError(
+    "internal",
+    "Something went wrong on our side. Try again; if it persists, quote the request id.",
+  );
   return json(errorBody(internal, requestId), 500, requestId);
 }
 

@@ -1,7 +1,7 @@
 // The audit of skill runs against the real PostgreSQL: Step and Agent rows are written directly (the
 // steps code creates them in the product), then read back through lib/installs and the routes.
 import { randomBytes } from "node:crypto";
-import { encode } from "next-auth/jwt";
+import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import { sandboxSkill } from "./fixtures";
@@ -33,7 +33,7 @@ async function person(label: string): Promise<Person> {
   return {
     id: u.id,
     projectId: project!.id,
-    cookie: `${cookieName}=${await encode({ token: { sub: u.id }, secret: SECRET })}`,
+    cookie: `${cookieName}=${await sessionToken(u.id, SECRET)}`,
   };
 }
 

@@ -1,7 +1,7 @@
 // Installs, upgrades, disable and grants against the real PostgreSQL, through lib/installs and the
 // route handlers themselves (with the session cookie next-auth would set).
 import path from "node:path";
-import { encode } from "next-auth/jwt";
+import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import type { SkillDocument } from "../contracts";
@@ -29,7 +29,7 @@ async function person(label: string): Promise<Person> {
     name: label,
     password: null,
   });
-  return { id: u.id, cookie: `${cookieName}=${await encode({ token: { sub: u.id }, secret: SECRET })}` };
+  return { id: u.id, cookie: `${cookieName}=${await sessionToken(u.id, SECRET)}` };
 }
 
 async function publish(ownerId: string, document: unknown, opts: { scan?: boolean } = {}) {

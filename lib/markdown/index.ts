@@ -1,3 +1,3 @@
-// Safe Markdown for skill instructions: parse to a tree, render React elements, never raw HTML.
-export { parseMarkdown, parseInline, safeHref, MAX_MARKDOWN_CHARS, type Block, type Inline, type Align } from "./parse";
-export { renderMarkdown, EXTERNAL_REL, type RenderOptions } from "./render";
+// Safe Markdown for skill instructions and Markdown resources: rendered once to HTML at publish.
+export { renderMarkdownHtml, EXTERNAL_REL, MARKDOWN_CLASSES, MAX_MARKDOWN_CHARS, type RenderOptions } from "./render";
+export { safeHref } from "./safe-href";

@@ -6,5 +6,5 @@ export { checkMetricsAccess } from "./access";
 export { isDraining, markDraining } from "./draining";
 export { forgetReadiness, readiness, READY_RETRY_AFTER_S, type Readiness } from "./health";
 export { closeProbes } from "./probe-connections";
-export { requestSocketAddress } from "./request-socket";
+
 export { forgetStoreStats, scrape } from "./scrape";

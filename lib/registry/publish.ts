@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import { withMediaTransaction } from "../media";
 import { listingContractFor } from "./listing";
+import { renderVersionMarkdown } from "./rendered-markdown";
 import { enqueueScan } from "./scan-queue";
 import { semverParts } from "./semver";
 
@@ -47,6 +48,7 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
     throw new AppError("contract.listing_code_missing", "A sandbox skill needs at least one code resource.");
   }
 
+  const rendered = await renderVersionMarkdown(document);
   let result: PublishResult;
   try {
     result = await withMediaTransaction(async (tx, media) => {
@@ -75,6 +77,8 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
           name: document.name,
           summary: document.summary,
           instructions: document.instructions,
+          instructionsHtml: rendered.instructionsHtml,
+          resourcesHtml: rendered.resourcesHtml,
           status: "scanning",
           ...(input.publishedAt ? { publishedAt: input.publishedAt } : {}),
           listing: { create: { contract: listingContractFor(runs), code: { create: pins } } },

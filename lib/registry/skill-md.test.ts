@@ -56,7 +56,7 @@ describe("real Agent Skills folders (anthropics/skills)", () => {
   it("the zip download unpacks to the same folder and republishes to the same integrity", async () => {
     const folder = await readFolder(path.join(FIXTURES, "mcp-builder"));
     const doc = ok(documentFromSkillMd(folder, { version: "2.0.0" }));
-    const unzipped = readArchive(Buffer.from(skillMdZip(doc)));
+    const unzipped = await readArchive(Buffer.from(skillMdZip(doc)));
     for (const [p, bytes] of folder) expect(unzipped.get(p)?.equals(bytes), p).toBe(true);
     expect(ok(documentFromSkillMd(unzipped, { version: "2.0.0" })).integrity).toBe(doc.integrity);
     // The same version downloads as the same bytes every time.

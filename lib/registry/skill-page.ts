@@ -31,6 +31,8 @@ export type ResourceView = {
   mediaType: string;
   isCode: boolean;
   text: string;
+  /** A Markdown resource's HTML as rendered at publish (null for other types, or before the backfill). */
+  html: string | null;
   bytes: number;
   /** For code: the pinned Media object and whether the stored sha256 is the text's own. */
   pin: { mediaId: string; sha256: string; matches: boolean } | null;
@@ -68,6 +70,8 @@ export type SkillPageData = {
     name: string;
     summary: string;
     instructions: string;
+    /** Rendered at publish; null only for a version the backfill has not reached yet. */
+    instructionsHtml: string | null;
     kinds: string[];
     isLatest: boolean;
     /** Published from an Agent Skills folder (its SKILL.md kept as a resource). */
@@ -120,6 +124,8 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       name: true,
       summary: true,
       instructions: true,
+      instructionsHtml: true,
+      resourcesHtml: true,
       document: true,
       listing: {
         select: {
@@ -136,6 +142,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
   const document = row.document as unknown as SkillDocument;
   const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
   const pins = new Map((row.listing?.code ?? []).map((c) => [c.name, c]));
+  const resourcesHtml = (row.resourcesHtml ?? {}) as Record<string, string>;
 
   return {
     slug: skill.slug,
@@ -152,6 +159,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       name: row.name,
       summary: row.summary,
       instructions: row.instructions,
+      instructionsHtml: row.instructionsHtml,
       kinds: document.requires?.kinds ?? [],
       isLatest: latest?.id === chosen.id,
       importedFromSkillMd: isImportedFromSkillMd(document),
@@ -165,6 +173,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
         mediaType: r.media_type,
         isCode: isCodeResource(r),
         text: r.text,
+        html: Object.hasOwn(resourcesHtml, r.name) && typeof resourcesHtml[r.name] === "string" ? resourcesHtml[r.name]! : null,
         bytes: Buffer.byteLength(r.text, "utf8"),
         pin: pin ? { mediaId: pin.mediaId, sha256: pin.sha256, matches: sha256Hex(Buffer.from(r.text, "utf8")) === pin.sha256 } : null,
       };

@@ -7,6 +7,7 @@ import {
   MAX_ARCHIVE_BYTES,
   MAX_ARCHIVE_ENTRIES,
   MAX_BUNDLE_BYTES,
+  isArchiverClutter,
   readArchive,
   safeBundlePath,
   stripCommonFolder,
@@ -22,7 +23,7 @@ const ARCHIVE_TYPES = /^application\/(zip|x-zip-compressed|gzip|x-gzip|x-tar\+gz
 
 export async function readUpload(req: Request): Promise<Upload> {
   const type = req.headers.get("content-type") ?? "";
-  if (ARCHIVE_TYPES.test(type)) return { kind: "files", files: readArchive(await readCapped(req, MAX_ARCHIVE_BYTES)) };
+  if (ARCHIVE_TYPES.test(type)) return { kind: "files", files: await readArchive(await readCapped(req, MAX_ARCHIVE_BYTES)) };
   if (/^multipart\/form-data\b/i.test(type)) return { kind: "files", files: await readMultipart(req, type) };
   if (/^application\/json\b/i.test(type)) {
     const text = (await readCapped(req, MAX_UPLOAD_BYTES)).toString("utf8");
@@ -58,6 +59,7 @@ async function readMultipart(req: Request, type: string): Promise<BundleFiles> {
       throw new AppError("bundle.too_many_entries", `A bundle has at most ${MAX_ARCHIVE_ENTRIES} files.`);
     }
     const path = safeBundlePath(value.name);
+    if (isArchiverClutter(path)) continue;
     if (files.has(path)) throw new AppError("bundle.duplicate_path", `"${path}" was sent twice.`);
     files.set(path, Buffer.from(await value.arrayBuffer()));
   }

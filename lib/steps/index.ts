@@ -2,7 +2,7 @@
 // version; the person approves it (once, always for exactly that version's tool, or denies) unless
 // a grant already covers it; the run's result goes back to the agent as untrusted data.
 import "server-only";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "../contracts/tool-args";
 import type { AgentPrincipal } from "../agents";
 import type { NetPolicy, Tool } from "../contracts/types";
 import { db, Prisma, type Step } from "../db";

@@ -10,6 +10,10 @@ export type ZipEntry = {
   store?: boolean;
   /** Override the uncompressed size written in the headers. */
   declaredSize?: number;
+  /** Override the CRC-32 written in the headers. */
+  crc?: number;
+  /** General purpose flags (bit 0: encrypted). */
+  flags?: number;
 };
 
 export function makeZip(entries: ZipEntry[]): Buffer {
@@ -21,11 +25,12 @@ export function makeZip(entries: ZipEntry[]): Buffer {
     const body = e.store ? raw : deflateRawSync(raw);
     const name = Buffer.from(e.name, "utf8");
     const size = e.declaredSize ?? raw.length;
-    const crc = crc32(raw);
+    const crc = e.crc ?? crc32(raw);
     const method = e.store ? 0 : 8;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.flags ?? 0, 6);
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(body.length, 18);
@@ -35,6 +40,7 @@ export function makeZip(entries: ZipEntry[]): Buffer {
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.flags ?? 0, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(body.length, 20);
@@ -56,12 +62,36 @@ export function makeZip(entries: ZipEntry[]): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-export type TarEntry = { name: string; data?: Buffer | string; type?: "0" | "1" | "2" | "3" | "5"; linkName?: string };
+export type TarEntry = {
+  name: string;
+  data?: Buffer | string;
+  type?: "0" | "1" | "2" | "3" | "5";
+  linkName?: string;
+  /** pax extended header records (path, linkpath, …) written before the entry. */
+  pax?: Record<string, string>;
+};
+
+/** One pax record: "<length> <key>=<value>\n", the length counting itself. */
+function paxRecord(key: string, value: string): string {
+  const body = ` ${key}=${value}\n`;
+  let len = Buffer.byteLength(body);
+  len += String(len).length;
+  if (String(len).length !== String(len - String(len - 1).length).length) len++;
+  return `${len}${body}`;
+}
 
 export function makeTarGz(entries: TarEntry[]): Buffer {
   const blocks: Buffer[] = [];
   for (const e of entries) {
     const data = Buffer.from(e.data ?? "");
+    if (e.pax) {
+      const records = Buffer.from(
+        Object.entries(e.pax)
+          .map(([k, v]) => paxRecord(k, v))
+          .join(""),
+      );
+      blocks.push(tarHeader("PaxHeader", records.length, "x"), pad(records));
+    }
     if (Buffer.byteLength(e.name) > 100) {
       blocks.push(tarHeader("././@LongLink", Buffer.byteLength(e.name) + 1, "L"), pad(Buffer.from(e.name + "\0")));
     }

@@ -43,8 +43,8 @@ beforeAll(async () => {
   vi.stubEnv("HEALTH_MAX_QUEUE_LAG_MS", "1000");
   env = await setupIntegration("health");
   metricsLib = await import("../../lib/metrics");
-  const { installRequestSocketHook } = await import("../../lib/metrics/request-socket");
-  installRequestSocketHook();
+  const { installPeerAddressHook } = await import("../../lib/http/peer-address");
+  installPeerAddressHook();
   const live = await import("../../app/api/health/live/route");
   const ready = await import("../../app/api/health/ready/route");
   const metricsRoute = await import("../../app/api/metrics/route");

@@ -1,6 +1,7 @@
 // POST /api/v1/skills and the read/retire routes, called as Next calls them, against real
 // PostgreSQL, Redis and the media store. Broken and hostile bundles must leave nothing behind.
 import { readdir, readFile } from "node:fs/promises";
+import { gunzipSync, gzipSync } from "node:zlib";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTarGz, makeZip } from "../helpers/archives";
@@ -173,6 +174,44 @@ describe("broken and hostile bundles", () => {
   });
 });
 
+describe("bad archives", () => {
+  const zipOf = (m: Map<string, Buffer>, change: (e: { name: string; data: Buffer; crc?: number; flags?: number }) => void = () => {}) =>
+    makeZip(
+      [...m].map(([name, data]) => {
+        const e = { name: `csv-stats/${name}`, data };
+        change(e);
+        return e;
+      }),
+    );
+  const tarOf = (m: Map<string, Buffer>) => makeTarGz([...m].map(([name, data]) => ({ name, data })));
+  it.each([
+    ["a zip entry whose CRC-32 is wrong", () => zipOf(files, (e) => e.name.endsWith("skill.json") && (e.crc = 1)), "bundle.archive_corrupt"],
+    ["an encrypted zip entry", () => zipOf(files, (e) => (e.flags = 1)), "bundle.archive_encrypted"],
+    ["a pax path that leaves the bundle", () => makeTarGz([{ name: "skill.json", data: "{}", pax: { path: "../../x" } }]), "bundle.path_invalid"],
+    ["a hard link in a tar.gz", () => makeTarGz([{ name: "a.js", type: "1", linkName: "skill.json" }]), "bundle.link_refused"],
+    [
+      "a tar whose header checksum is wrong",
+      () => {
+        const tar = gunzipSync(tarOf(files));
+        tar[1] = tar[1]! ^ 1;
+        return gzipSync(tar);
+      },
+      "bundle.archive_corrupt",
+    ],
+    ["a truncated zip", () => zipOf(files).subarray(0, 200), "bundle.archive_corrupt"],
+  ] as const)("refuses %s with its stable code and stores nothing", async (_what, make, code) => {
+    const before = await rowCounts();
+    const bytes = make();
+    const res = await post(new Uint8Array(bytes), { "content-type": bytes[0] === 0x1f ? "application/gzip" : "application/zip" });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const body = await res.json();
+    expect(body.error.code).toBe(code);
+    expect(body.error.message.length).toBeGreaterThan(10);
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
 describe("publishing", () => {
   it("validates only with ?dry_run=1", async () => {
     const res = await post(form(files), {}, "?dry_run=1");
@@ -191,6 +230,25 @@ describe("publishing", () => {
     const again = await post(new Uint8Array(zip), { "content-type": "application/zip" });
     expect(again.status).toBe(200);
     expect((await again.json()).created).toBe(false);
+  });
+
+  it("ignores macOS clutter in a zip and stores the Markdown already rendered", async () => {
+    const m = withManifest((doc) => {
+      doc.version = "1.0.1";
+    });
+    m.set("__MACOSX/._skill.json", Buffer.from("resource fork"));
+    m.set(".DS_Store", Buffer.from("finder"));
+    const res = await post(new Uint8Array(makeZip([...m].map(([name, data]) => ({ name, data })))), {
+      "content-type": "application/zip",
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const row = await env.db.skillVersion.findFirstOrThrow({
+      where: { version: "1.0.1", skill: { slug: "csv-stats" } },
+      select: { instructions: true, instructionsHtml: true, resourcesHtml: true },
+    });
+    expect(row.instructionsHtml).toMatch(/^<(h\d|p|ul|ol)/);
+    expect(row.instructionsHtml).not.toMatch(/<script/i);
+    expect(Object.keys(row.resourcesHtml as object)).toEqual(["docs/examples.md"]);
   });
 
   it("refuses a changed bundle under a published version (409) and another author's slug (403)", async () => {

@@ -91,7 +91,7 @@ describe("publishing an Agent Skills folder", () => {
       expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${name}-1.0.0.zip"`);
       const zip = await res.arrayBuffer();
       const { readArchive } = await import("../../lib/registry");
-      const unzipped = readArchive(Buffer.from(zip));
+      const unzipped = await readArchive(Buffer.from(zip));
       const original = await readFolder(path.join(FIXTURES, name));
       expect([...unzipped.keys()].sort()).toEqual([...original.keys()].sort());
       for (const [p, bytes] of original) expect(unzipped.get(p)!.equals(bytes), p).toBe(true);

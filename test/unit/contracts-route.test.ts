@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { GET } from "@/app/api/v1/contracts/[name]/route";
+import { describe, expect, it, vi } from "vitest";
+
+// The route() wrapper counts the request against the rate limit (Redis, else memory): it needs a config.
+vi.stubEnv("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/unused");
+vi.stubEnv("REDIS_URL", "redis://127.0.0.1:6379/0");
+vi.stubEnv("AUTH_SECRET", "x".repeat(32));
+vi.stubEnv("LOG_LEVEL", "error");
+const { GET } = await import("@/app/api/v1/contracts/[name]/route");
 
 const get = (name: string, param = name) =>
   GET(new Request(`http://localhost/api/v1/contracts/${encodeURIComponent(name)}`), {

@@ -138,7 +138,7 @@ export function SkillView({ data }: { data: SkillPageData }) {
 
       <section aria-labelledby="instructions-title" className={`panel ${styles.instructions}`}>
         <h2 id="instructions-title">Instructions</h2>
-        <Markdown source={v.instructions} />
+        <Markdown html={v.instructionsHtml} source={v.instructions} />
       </section>
 
       {data.resources.length ? (
@@ -310,6 +310,8 @@ function ResourcePanel({ resource: r }: { resource: ResourceView }) {
             ))}
           </code>
         </pre>
+      ) : r.html !== null ? (
+        <Markdown html={r.html} source={r.text} />
       ) : (
         <pre className={styles.text} tabIndex={0}>
           {r.text}

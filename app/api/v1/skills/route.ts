@@ -4,6 +4,7 @@ import { publishFromRequest } from "@/lib/registry/publish-request";
 
 export const POST = route({
   auth: apiPrincipal,
+  rateLimit: "publish",
   query: z.object({
     dry_run: z.enum(["0", "1", "true", "false"]).optional(),
     // A SKILL.md folder without metadata.version states it here (`openvibe publish --version`).

@@ -4,6 +4,7 @@ import { json, route } from "@/lib/http/route";
 // Creates the account only; the page signs in afterwards through next-auth, and API tokens are
 // made on purpose from the dashboard.
 export const POST = route({
+  rateLimit: "signUp",
   body: signUpSchema,
   handler: async ({ body, requestId }) => {
     const user = await createUser(body);
