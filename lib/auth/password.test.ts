@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { randomBytes, scryptSync } from "node:crypto";
 import { hashPassword, needsRehash, verifyPassword } from "./password";
 
-describe("password hashing", () => {
+// scrypt at OWASP cost takes a few hundred ms per hash, and seconds on a loaded machine.
+describe("password hashing", { timeout: 60_000 }, () => {
   it("encodes scrypt with its parameters, a 16-byte salt and a 32-byte key", async () => {
     const stored = await hashPassword("correct horse battery staple");
     const [scheme, n, r, p, salt, hash] = stored.split("$");

@@ -106,8 +106,8 @@ beforeAll(async () => {
   const seeded = await seedPerson("oauth@example.test");
   person = seeded.person;
   await seeded.publish("skills/demo/text-tools");
-  const { encode } = await import("next-auth/jwt");
-  cookie = `next-auth.session-token=${await encode({ token: { sub: person.id }, secret: "integration-secret-".padEnd(40, "x") })}`;
+  const { sessionToken } = await import("../helpers/session-cookie");
+  cookie = `next-auth.session-token=${await sessionToken(person.id, "integration-secret-".padEnd(40, "x"))}`;
 }, 240_000);
 
 afterAll(async () => {
