@@ -43,16 +43,23 @@ const CORS: Record<string, string> = {
   "access-control-max-age": "600",
 };
 
-export async function handleMcpRequest(req: Request): Promise<Response> {
-  if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
-  let agent: AgentPrincipal;
+/** What the route wrapper learns of the caller: the agent (rate limited per agent), or why not. */
+export type McpCaller = AgentPrincipal | { refused: AppError };
+
+/** The route wrapper's verifier: a 401 is kept for the handler, which answers it with WWW-Authenticate. */
+export async function mcpCaller(req: Request): Promise<McpCaller> {
   try {
-    agent = await mcpPrincipal(req);
+    return await mcpPrincipal(req);
   } catch (err) {
-    if (err instanceof AppError && err.status === 401) return unauthorized(err, CORS);
+    if (err instanceof AppError && err.status === 401) return { refused: err };
     throw err;
   }
-  return withCors(await dispatch(req, agent));
+}
+
+export async function handleMcpRequest(req: Request, caller: McpCaller): Promise<Response> {
+  if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
+  if ("refused" in caller) return unauthorized(caller.refused, CORS);
+  return withCors(await dispatch(req, caller));
 }
 
 async function dispatch(req: Request, agent: AgentPrincipal): Promise<Response> {

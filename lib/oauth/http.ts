@@ -5,7 +5,11 @@
 // (no cookie is involved), so they answer CORS for all.
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { config } from "../config/env.mjs";
 import { AppError } from "../errors";
+import { isStoreOutage } from "../errors/outage";
+import { RateLimitGate } from "../http/rate-limit-gate";
+import { RateLimitedError } from "../http/rate-limit";
 import { log } from "../log";
 
 export const OAUTH_BODY_MAX_BYTES = 16 * 1024;
@@ -35,9 +39,21 @@ export const preflight = () => new Response(null, { status: 204, headers: CORS_H
 /** Wraps an OAuth endpoint: its AppErrors in RFC 6749 form, anything unexpected as `server_error`. */
 export function oauthRoute(handler: (req: Request) => Promise<Response>) {
   return async (req: Request): Promise<Response> => {
+    // Counted per client IP like any anonymous API request (a client authenticates with its own
+    // credentials in the body, never a session).
+    const gate = new RateLimitGate(req);
     try {
-      return await handler(req);
+      await gate.before(false);
+      return gate.decorate(await handler(req));
     } catch (err) {
+      if (err instanceof RateLimitedError) {
+        return gate.decorate(oauthJson({ error: "slow_down", error_description: err.message }, 429));
+      }
+      if (isStoreOutage(err)) {
+        const retryAfter = String(config().RETRY_AFTER_S);
+        const description = "The service is briefly unavailable: try again shortly.";
+        return oauthJson({ error: "temporarily_unavailable", error_description: description }, 503, { "retry-after": retryAfter });
+      }
       if (err instanceof AppError) {
         const error = err.code.startsWith("oauth.") ? err.code.slice("oauth.".length) : "invalid_request";
         const status = err.code.startsWith("oauth.") ? err.status : 400;
