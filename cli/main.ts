@@ -1,16 +1,20 @@
-// The `openvibe` command for authors. Today: `openvibe publish DIR`.
+// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` for anyone.
 import { parseArgs } from "node:util";
 import { publishCommand } from "./publish";
+import { verifyMain, VERIFY_USAGE } from "./verify";
 
 const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run]
 
   DIR        a skill bundle: skill.json plus its resource files
   --server   the registry (default: $OPENVIBE_SERVER or http://localhost:3000)
   --token    a personal API token (default: $OPENVIBE_TOKEN); create one on the dashboard
-  --dry-run  validate on the server without publishing`;
+  --dry-run  validate on the server without publishing
+
+${VERIFY_USAGE}`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const out = { line: (t: string) => console.log(t), error: (t: string) => console.error(t) };
+  if (argv[0] === "verify") return verifyMain(argv.slice(1), env, out);
   let parsed;
   try {
     parsed = parseArgs({

@@ -39,6 +39,10 @@ const schema = z
     BLOB_API_URL: url("the Vercel Blob API base URL (only for a self-hosted or test endpoint)", "http://127.0.0.1:9000")
       .optional(),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    TLOG_SIGNING_KEY: z
+      .string()
+      .regex(/^PRIVATE\+KEY\+[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be a note signer key: PRIVATE+KEY+<name>+<id>+<key> (npm run tlog:keygen)")
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

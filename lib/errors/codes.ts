@@ -119,6 +119,12 @@ export const ERROR_STATUS = {
   "billing.payment_failed": 402,
   "billing.filter_invalid": 422,
   "billing.cursor_invalid": 422,
+  "log.parameter_invalid": 422,
+  "log.size_invalid": 422,
+  "log.leaf_out_of_range": 422,
+  "log.range_invalid": 422,
+  "log.unavailable": 503,
+  "skill.code_ref_invalid": 422,
   "internal": 500,
 } as const satisfies Record<string, number>;
 
