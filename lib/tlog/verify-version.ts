@@ -34,7 +34,15 @@ export type VerifyOptions = {
   trustedKey: string | null;
   /** The signed note of the last checkpoint the client accepted from this log, if any. */
   previousCheckpoint: string | null;
+  /** The client's clock (tests set it). */
+  now?: Date;
 };
+
+/**
+ * The log signs at least once a minute, also on demand; a checkpoint much older than that means it
+ * has stopped signing — as it does when its tree no longer extends what it signed before.
+ */
+export const CHECKPOINT_STALE_MS = 10 * 60_000;
 
 export type VerifyReport = {
   ok: boolean;
@@ -74,6 +82,7 @@ export async function verifyVersion(source: LogSource, o: VerifyOptions): Promis
       const body = parseCheckpoint(openNote(note, verifier));
       if (body.origin !== verifier.name)
         throw new Error(`the checkpoint is for log "${body.origin}", not "${verifier.name}"`);
+      checkFresh(body, o.now ?? new Date());
       pass(
         "checkpoint",
         `signed checkpoint of ${body.size} entries, root ${b64(body.rootHash)}${body.time ? `, signed ${body.time.toISOString()}` : ""}`,
@@ -115,6 +124,18 @@ export async function verifyVersion(source: LogSource, o: VerifyOptions): Promis
 }
 
 const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
+
+function checkFresh(c: Checkpoint, now: Date) {
+  if (!c.time) throw new Error("the checkpoint carries no signing time");
+  const age = now.getTime() - c.time.getTime();
+  if (age > CHECKPOINT_STALE_MS) {
+    throw new Error(
+      `the newest checkpoint was signed ${c.time.toISOString()}, over ${CHECKPOINT_STALE_MS / 60_000} minutes ago: the log has stopped signing (it refuses to sign a history that was rewritten)`,
+    );
+  }
+  if (age < -CHECKPOINT_STALE_MS)
+    throw new Error(`the checkpoint is dated ${c.time.toISOString()}, in the future: check your clock`);
+}
 
 async function checkKey(
   source: LogSource,
