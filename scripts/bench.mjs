@@ -18,6 +18,7 @@ const BENCHES = {
   sandbox: "bench:sandbox",
   browse: "bench:browse",
   run: "bench:run",
+  tlog: "bench:tlog",
 };
 
 async function main() {
