@@ -103,7 +103,8 @@ export async function verifyVersion(source: LogSource, o: VerifyOptions): Promis
       const found = await checkEntries(source, o, listing, integrity, checkpoint.body.size);
       pass(
         "entries",
-        found.map((l) => `entry ${l.index} (${l.leaf.event} ${l.leaf.time})`).join(", ") + " match the listing",
+        found.map((l) => `entry ${l.index} (${l.leaf.event} ${l.leaf.time})`).join(" and ") +
+          (found.length === 1 ? " matches the listing" : " match the listing"),
       );
       return found;
     });
@@ -177,7 +178,12 @@ async function checkConsistency(
   const proof =
     previous.size === current.size || previous.size === 0 ? [] : await source.consistency(previous.size, current.size);
   verifyConsistency(previous.size, current.size, proof, previous.rootHash, current.rootHash);
-  pass("consistency", `the tree of ${current.size} extends the tree of ${previous.size} you saw before`);
+  pass(
+    "consistency",
+    previous.size === current.size
+      ? `the same tree of ${current.size} you saw before`
+      : `the tree of ${current.size} extends the tree of ${previous.size} you saw before`,
+  );
 }
 
 type Step = <T>(name: CheckName, fn: () => Promise<T>) => Promise<T>;

@@ -143,7 +143,7 @@ describe("openvibe verify, untouched versions", () => {
     const again = await cli(["verify", "vf-code@1.0.0"], dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/the one you trust/);
-    expect(again.stdout).toMatch(/extends the tree of 4 you saw before/);
+    expect(again.stdout).toMatch(/the same tree of 4 you saw before/);
   });
 
   it("verifies a prompt skill and a retired version (its publish and its retire)", async () => {
@@ -365,5 +365,19 @@ describe("a rewritten log", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/✗ Log key +the log key changed/);
     expect(r.stderr).toMatch(/remove this server from .*logs\.json/);
+  });
+});
+
+describe("a log that grew", () => {
+  it("proves the new tree extends the one this client saw, then remembers the new one", async () => {
+    const dir = await clientThatSawTheLog();
+    const document = await demoDocument("unit-convert", { slug: "vf-grown", version: "1.0.0" });
+    await registry.publishSkill({ ownerId, document, scan: "none" });
+    const r = await cli(["verify", "vf-grown@1.0.0"], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ Consistency +the tree of 5 extends the tree of 4 you saw before/);
+    expect(r.stdout).toMatch(/✓ Inclusion +entry 4 is in the signed tree of 5/);
+    const saved = JSON.parse(await readFile(path.join(dir, "logs.json"), "utf8"));
+    expect(saved.logs[server.url].checkpoint).toMatch(/^localhost:3000\/skills-log\n5\n/);
   });
 });
