@@ -34,8 +34,14 @@ export async function latestCheckpoint(): Promise<StoredCheckpoint | null> {
   return row ? toStored(row) : null;
 }
 
-/** Signs the log's current tree head, after checking it against the last one signed. */
-export async function signCheckpoint(now = new Date()): Promise<StoredCheckpoint> {
+/**
+ * Signs the log's current tree head, after checking it against the last one signed. With
+ * `onlyIfStale`, a checkpoint that another request signed meanwhile (fresh, same size) is returned.
+ */
+export async function signCheckpoint(
+  now = new Date(),
+  options: { onlyIfStale?: boolean } = {},
+): Promise<StoredCheckpoint> {
   const signer = logSigner();
   const published = knownLogKey(config().APP_URL);
   if (published && published !== signer.vkey) {
@@ -54,6 +60,7 @@ export async function signCheckpoint(now = new Date()): Promise<StoredCheckpoint
     const size = await treeSize(tx);
     const root = await rootAt(tx, size);
     const previous = await tx.logCheckpoint.findFirst({ orderBy: { size: "desc" } });
+    if (previous && options.onlyIfStale && isFresh(toStored(previous), size, now)) return toStored(previous);
     if (previous) {
       const prev = toStored(previous);
       if (prev.size > size) throw refuse("log.inconsistent", `the log shrank from ${prev.size} to ${size} entries`);
@@ -85,18 +92,18 @@ export async function signCheckpoint(now = new Date()): Promise<StoredCheckpoint
 /** The newest checkpoint, signed now when it is missing, older than a minute or behind the tree. */
 export async function freshCheckpoint(now = new Date()): Promise<StoredCheckpoint> {
   const latest = await latestCheckpoint();
-  const size = await treeSize(db);
-  if (latest && latest.size === size && now.getTime() - latest.signedAt.getTime() < CHECKPOINT_MAX_AGE_MS) {
-    return latest;
-  }
+  if (latest && isFresh(latest, await treeSize(db), now)) return latest;
   try {
-    return await signCheckpoint(now);
+    return await signCheckpoint(now, { onlyIfStale: true });
   } catch (err) {
     // A log that cannot sign still serves what it signed before; clients then see the mismatch.
     if (latest && err instanceof AppError) return latest;
     throw err;
   }
 }
+
+const isFresh = (c: StoredCheckpoint, size: number, now: Date) =>
+  c.size === size && now.getTime() - c.signedAt.getTime() < CHECKPOINT_MAX_AGE_MS;
 
 function refuse(reason: "log.key_mismatch" | "log.inconsistent", detail: string): AppError {
   log.error("tlog.sign_refused", { reason, detail });

@@ -34,8 +34,9 @@ export function httpLogSource(server: string, fetchImpl: typeof fetch = fetch): 
     try {
       res = await fetchImpl(`${base}${path}`, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "error" });
     } catch (err) {
+      const cause = (err as Error & { cause?: Error }).cause?.message;
       throw new SourceError(
-        `could not reach ${base}${path}: ${(err as Error).message}. Is the server running? Check --server.`,
+        `could not reach ${base}${path}: ${(err as Error).message}${cause ? ` (${cause})` : ""}. Is the server running? Check --server.`,
       );
     }
     const body = await readCapped(res, maxBytes, path);

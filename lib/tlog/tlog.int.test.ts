@@ -141,6 +141,13 @@ describe("checkpoints", () => {
     expect(await tlog.freshCheckpoint()).toEqual(fresh);
   });
 
+  it("signs once when many readers find the checkpoint behind the tree at the same moment", async () => {
+    await publish("tlog-many-readers");
+    const notes = await Promise.all(Array.from({ length: 8 }, () => tlog.freshCheckpoint()));
+    expect(new Set(notes.map((n) => n.signedAt.getTime())).size).toBe(1);
+    expect(notes[0]!.size).toBe((await entries()).length);
+  });
+
   it("refuses to sign a rewritten history and keeps serving the last good checkpoint", async () => {
     const good = await tlog.signCheckpoint();
     // An insider rewrites entry 1 and every stored hash above it, so the tree is self-consistent.
