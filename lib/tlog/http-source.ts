@@ -13,8 +13,13 @@ const schemas = {
   key: z.object({ vkey: z.string().min(1).max(512) }),
   inclusion: z.object({ leaf_index: z.number().int(), tree_size: z.number().int(), hashes }),
   consistency: z.object({ from: z.number().int(), to: z.number().int(), hashes }),
-  entries: z.object({
+  versionEntries: z.object({
     entries: z.array(z.object({ index: z.number().int().min(0), data: z.string().max(4 * KIB) })).max(16),
+  }),
+  entries: z.object({
+    entries: z
+      .array(z.object({ index: z.number().int().min(0), data: z.string().max(4 * KIB), leaf_hash: z.string().max(64) }))
+      .max(1024),
   }),
 };
 
@@ -96,7 +101,16 @@ export function httpLogSource(server: string, fetchImpl: typeof fetch = fetch): 
       return decodeHashes(r.hashes, path);
     },
     versionEntries: async (slug, version) =>
-      (await getJson(`/api/v1/log/versions/${enc(slug)}/${enc(version)}`, 64 * KIB, schemas.entries)).entries,
+      (await getJson(`/api/v1/log/versions/${enc(slug)}/${enc(version)}`, 64 * KIB, schemas.versionEntries)).entries,
+    entries: async (start, end) => {
+      const path = `/api/v1/log/entries?start=${start}&end=${end}`;
+      const page = await getJson(path, 1024 * KIB, schemas.entries);
+      return page.entries.map((e) => ({
+        index: e.index,
+        data: e.data,
+        leafHash: decodeHashes([e.leaf_hash], path)[0]!,
+      }));
+    },
     listing: (slug, version) => getJson(`/api/v1/skills/${enc(slug)}/${enc(version)}/listing`, 1024 * KIB, z.unknown()),
     document: (slug, version) => getJson(`/api/v1/skills/${enc(slug)}/${enc(version)}`, 4096 * KIB, z.unknown()),
     code: (slug, version, sha256) => get(`/api/v1/skills/${enc(slug)}/${enc(version)}/code/${enc(sha256)}`, 128 * KIB),

@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyRoot, hashChildren, hashLeaf } from "./hash";
 import {
+  CompactRange,
   consistencyProofRanges,
   inclusionProofRanges,
   nodeKey,
@@ -296,6 +297,15 @@ describe("proofs from stored nodes match the RFC definition for every size up to
         verifyConsistency(first, second, proof, roots[first]!, roots[second]!);
       }
     }
+  });
+
+  it("re-hashes a log leaf by leaf to the same roots, keeping only the right edge", () => {
+    const range = new CompactRange();
+    expect(range.root()).toBeNull();
+    hashes.forEach((h, i) => {
+      range.append(h);
+      expect(Buffer.from(range.root()!).equals(roots[i + 1]!), `size ${i + 1}`).toBe(true);
+    });
   });
 
   it("closes exactly the complete subtrees a new leaf completes", () => {

@@ -80,13 +80,18 @@ export async function logEntries(query: URLSearchParams) {
   const rows = await db.logEntry.findMany({
     where: { leafIndex: { gte: BigInt(start), lt: BigInt(last) } },
     orderBy: { leafIndex: "asc" },
-    select: { leafIndex: true, data: true, createdAt: true },
+    select: { leafIndex: true, data: true, leafHash: true, createdAt: true },
   });
   return {
     tree_size: tree,
     start,
     end: last,
-    entries: rows.map((r) => ({ index: Number(r.leafIndex), data: r.data, logged_at: r.createdAt.toISOString() })),
+    entries: rows.map((r) => ({
+      index: Number(r.leafIndex),
+      data: r.data,
+      leaf_hash: b64(r.leafHash),
+      logged_at: r.createdAt.toISOString(),
+    })),
     ...(last < Math.min(end, tree) ? { next: last } : {}),
   };
 }

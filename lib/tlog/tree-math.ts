@@ -133,3 +133,30 @@ export function nodesClosedBy(index: number): NodeId[] {
   }
   return closed;
 }
+
+/**
+ * The root of a tree built leaf by leaf, keeping only the right edge (one hash per set bit of the
+ * size): what a client needs to re-hash a whole log page by page in O(log n) memory.
+ */
+export class CompactRange {
+  private readonly edge: Array<{ size: number; hash: Uint8Array }> = [];
+  size = 0;
+
+  append(leafHash: Uint8Array): void {
+    this.edge.push({ size: 1, hash: leafHash });
+    this.size++;
+    for (let n = this.edge.length; n >= 2 && this.edge[n - 1]!.size === this.edge[n - 2]!.size; n--) {
+      const right = this.edge.pop()!;
+      const left = this.edge.pop()!;
+      this.edge.push({ size: left.size * 2, hash: hashChildren(left.hash, right.hash) });
+    }
+  }
+
+  /** MTH of the leaves so far; null when there are none (the caller knows the empty root). */
+  root(): Uint8Array | null {
+    if (!this.edge.length) return null;
+    let acc = this.edge[this.edge.length - 1]!.hash;
+    for (let i = this.edge.length - 2; i >= 0; i--) acc = hashChildren(this.edge[i]!.hash, acc);
+    return acc;
+  }
+}

@@ -6,9 +6,10 @@
 import { computeIntegrity, sha256Hex } from "../contracts/integrity";
 import type { Listing, Resource } from "../contracts/types";
 import { validateListing } from "../contracts/validate";
-import { hashLeaf } from "./hash";
+import { emptyRoot, hashLeaf } from "./hash";
 import { listingHash, parseLeaf, type LeafData, type LogEvent } from "./leaf";
 import { openNote, parseCheckpoint, parseVerifierKey, type Checkpoint, type VerifierKey } from "./note";
+import { CompactRange } from "./tree-math";
 import { verifyConsistency, verifyInclusion } from "./verify";
 
 /** Where the bytes come from. Each method throws an Error whose message a person can act on. */
@@ -18,6 +19,8 @@ export interface LogSource {
   consistency(from: number, to: number): Promise<Uint8Array[]>;
   inclusion(index: number, size: number): Promise<Uint8Array[]>;
   versionEntries(slug: string, version: string): Promise<Array<{ index: number; data: string }>>;
+  /** A page of the entries [start, end), from start on (the log may return fewer). */
+  entries(start: number, end: number): Promise<Array<{ index: number; data: string; leafHash: Uint8Array }>>;
   listing(slug: string, version: string): Promise<unknown>;
   document(slug: string, version: string): Promise<unknown>;
   code(slug: string, version: string, sha256: string): Promise<Uint8Array>;
@@ -43,6 +46,9 @@ export type VerifyOptions = {
  * has stopped signing — as it does when its tree no longer extends what it signed before.
  */
 export const CHECKPOINT_STALE_MS = 10 * 60_000;
+
+/** Up to this many entries the client re-hashes the whole log on every check (16 pages). */
+export const FULL_AUDIT_MAX = 4096;
 
 export type VerifyReport = {
   ok: boolean;
@@ -162,28 +168,55 @@ async function checkConsistency(
   current: Checkpoint,
   pass: (name: CheckName, detail: string) => void,
 ) {
-  if (!previousNote) {
-    pass("consistency", "no earlier checkpoint of this log here: this one is remembered for next time");
-    return;
+  let history = "no earlier checkpoint of this log here: this one is remembered for next time";
+  if (previousNote) {
+    let previous: Checkpoint;
+    try {
+      previous = parseCheckpoint(openNote(previousNote, verifier));
+    } catch (err) {
+      throw new Error(`the checkpoint you saved earlier does not open with this key (${(err as Error).message})`);
+    }
+    if (previous.size > current.size) {
+      throw new Error(`the log shrank from ${previous.size} to ${current.size} entries: its history was rolled back`);
+    }
+    const proof =
+      previous.size === current.size || previous.size === 0
+        ? []
+        : await source.consistency(previous.size, current.size);
+    verifyConsistency(previous.size, current.size, proof, previous.rootHash, current.rootHash);
+    history =
+      previous.size === current.size
+        ? `the same tree of ${current.size} you saw before`
+        : `the tree of ${current.size} extends the tree of ${previous.size} you saw before`;
   }
-  let previous: Checkpoint;
-  try {
-    previous = parseCheckpoint(openNote(previousNote, verifier));
-  } catch (err) {
-    throw new Error(`the checkpoint you saved earlier does not open with this key (${(err as Error).message})`);
+  pass("consistency", `${history}; ${await auditEntries(source, current)}`);
+}
+
+/**
+ * Re-hashes every entry the log serves and rebuilds its root, so an entry rewritten in place — even
+ * one of another version — shows on the next check. Larger logs rely on the proofs alone here.
+ */
+async function auditEntries(source: LogSource, checkpoint: Checkpoint): Promise<string> {
+  const { size, rootHash } = checkpoint;
+  if (size > FULL_AUDIT_MAX) return `the log has ${size} entries, too many to re-hash on every check`;
+  const range = new CompactRange();
+  while (range.size < size) {
+    const page = await source.entries(range.size, size);
+    if (!page.length) throw new Error(`the log served no entries from ${range.size} on, below its size ${size}`);
+    for (const e of page.slice(0, size - range.size)) {
+      if (e.index !== range.size) throw new Error(`the log served entry ${e.index} where entry ${range.size} belongs`);
+      const leafHash = hashLeaf(e.data);
+      if (!leafHash.equals(e.leafHash)) {
+        throw new Error(`entry ${e.index} was rewritten: its data no longer hashes to its leaf in the tree`);
+      }
+      range.append(leafHash);
+    }
   }
-  if (previous.size > current.size) {
-    throw new Error(`the log shrank from ${previous.size} to ${current.size} entries: its history was rolled back`);
+  const root = range.root() ?? emptyRoot();
+  if (!Buffer.from(root).equals(rootHash)) {
+    throw new Error(`the log's ${size} entries do not hash to its signed root: its history was rewritten`);
   }
-  const proof =
-    previous.size === current.size || previous.size === 0 ? [] : await source.consistency(previous.size, current.size);
-  verifyConsistency(previous.size, current.size, proof, previous.rootHash, current.rootHash);
-  pass(
-    "consistency",
-    previous.size === current.size
-      ? `the same tree of ${current.size} you saw before`
-      : `the tree of ${current.size} extends the tree of ${previous.size} you saw before`,
-  );
+  return `all ${size} entries re-hashed to the signed root`;
 }
 
 type Step = <T>(name: CheckName, fn: () => Promise<T>) => Promise<T>;

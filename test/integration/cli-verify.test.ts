@@ -271,7 +271,7 @@ describe("a listing changed behind the registry's back, in the database", () => 
     );
   });
 
-  it("refuses a log entry rewritten to match the tampered listing: it is not in the signed tree", async () => {
+  it("refuses a log entry rewritten to match the tampered listing: it no longer hashes into the tree", async () => {
     const dir = await clientThatSawTheLog();
     const id = await versionId("vf-prompt");
     await tampered(
@@ -290,14 +290,45 @@ describe("a listing changed behind the registry's back, in the database", () => 
       async () => {
         const r = await cli(["verify", "vf-prompt@1.0.0"], dir);
         expect(r.code).toBe(1);
-        expect(r.stdout).toMatch(/✓ Log entries/);
-        expect(r.stderr).toMatch(/✗ Inclusion +leaf 1 is not in the tree of 4 with that root/);
+        expect(r.stderr).toMatch(/✗ Consistency +entry 1 was rewritten: its data no longer hashes to its leaf/);
       },
     );
   });
 });
 
 describe("a rewritten log", () => {
+  it("fails the next consistency check when any entry is rewritten in place, even another version's", async () => {
+    const dir = await clientThatSawTheLog();
+    await tampered(
+      () => env.db.$executeRaw`
+        UPDATE "LogEntry" SET data = replace(data, '"event":"publish"', '"event":"retire"') WHERE "leafIndex" = 1`,
+      async () => {
+        const r = await cli(["verify", "vf-code@1.0.0"], dir);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /✗ Consistency +entry 1 was rewritten: its data no longer hashes to its leaf in the tree/,
+        );
+      },
+    );
+  });
+
+  it("fails the next consistency check when an entry and its leaf hash are rewritten together", async () => {
+    const dir = await clientThatSawTheLog();
+    await tampered(
+      () => env.db.$executeRaw`
+        UPDATE "LogEntry" e SET data = n.d, "leafHash" = sha256('\\x00'::bytea || convert_to(n.d, 'UTF8'))
+        FROM (SELECT replace(data, '"event":"publish"', '"event":"retire"') AS d FROM "LogEntry" WHERE "leafIndex" = 2) n
+        WHERE e."leafIndex" = 2`,
+      async () => {
+        const r = await cli(["verify", "vf-code@1.0.0"], dir);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /✗ Consistency +the log's 4 entries do not hash to its signed root: its history was rewritten/,
+        );
+      },
+    );
+  });
+
   it("fails the next consistency check when the registry re-signs a forked history", async () => {
     const dir = await clientThatSawTheLog();
     await tampered(
