@@ -1,13 +1,15 @@
 // Signed tree heads. The log signs its current size and root (with the time) at least once a
 // minute — the worker's schedule, and on demand when a reader asks for a checkpoint that is stale
 // or behind the tree — and stores one row per size. Before signing it checks what it is about to
-// sign against the newest checkpoint it signed before: the same key, and a tree that extends the
-// old one (RFC 9162 consistency). A rewritten history is refused, loudly, never signed.
+// sign against the newest checkpoint it signed before — the same key, a tree that extends the old
+// one (RFC 9162 consistency) — and audits a window of the stored rows (audit.ts). A rewritten
+// history is refused, loudly, never signed, and readers get 503 until an operator has looked.
 import "server-only";
 import { config } from "../config/env.mjs";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { log } from "../log";
+import { AuditError, auditStep } from "./audit";
 import { logSigner } from "./keys";
 import { knownLogKey } from "./known-logs";
 import { formatCheckpoint, openNote, parseCheckpoint, signNote } from "./note";
@@ -49,7 +51,7 @@ export async function signCheckpoint(
   }
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_CLASS}::int, 1)`;
-    const head = await tx.logHead.findUniqueOrThrow({ where: { id: 1 }, select: { vkey: true } });
+    const head = await tx.logHead.findUniqueOrThrow({ where: { id: 1 }, select: { vkey: true, auditCursor: true } });
     if (head.vkey && head.vkey !== signer.vkey) {
       throw refuse(
         "log.key_mismatch",
@@ -79,6 +81,14 @@ export async function signCheckpoint(
         );
       }
     }
+    let auditCursor: number;
+    try {
+      auditCursor = await auditStep(tx, Number(head.auditCursor), size);
+    } catch (err) {
+      if (!(err instanceof AuditError)) throw err;
+      throw refuse("log.inconsistent", `the stored log failed its audit: ${err.message}`);
+    }
+    await tx.logHead.update({ where: { id: 1 }, data: { auditCursor: BigInt(auditCursor) } });
     const note = signNote(formatCheckpoint({ origin: signer.name, size, rootHash: root, time: now }), signer);
     const row = await tx.logCheckpoint.upsert({
       where: { size: BigInt(size) },
@@ -93,13 +103,9 @@ export async function signCheckpoint(
 export async function freshCheckpoint(now = new Date()): Promise<StoredCheckpoint> {
   const latest = await latestCheckpoint();
   if (latest && isFresh(latest, await treeSize(db), now)) return latest;
-  try {
-    return await signCheckpoint(now, { onlyIfStale: true });
-  } catch (err) {
-    // A log that cannot sign still serves what it signed before; clients then see the mismatch.
-    if (latest && err instanceof AppError) return latest;
-    throw err;
-  }
+  // A log that refuses to sign (a rewritten history, another key) answers 503 rather than
+  // serving its last checkpoint as if all were well.
+  return signCheckpoint(now, { onlyIfStale: true });
 }
 
 const isFresh = (c: StoredCheckpoint, size: number, now: Date) =>

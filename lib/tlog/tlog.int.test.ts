@@ -148,7 +148,7 @@ describe("checkpoints", () => {
     expect(notes[0]!.size).toBe((await entries()).length);
   });
 
-  it("refuses to sign a rewritten history and keeps serving the last good checkpoint", async () => {
+  it("refuses to sign a rewritten, re-hashed history, and readers get 503 instead of a checkpoint", async () => {
     const good = await tlog.signCheckpoint();
     // An insider rewrites entry 1 and every stored hash above it, so the tree is self-consistent.
     const all = await entries();
@@ -172,7 +172,9 @@ describe("checkpoints", () => {
         code: "log.unavailable",
         details: { reason: "log.inconsistent" },
       });
-      expect(await tlog.freshCheckpoint(new Date(Date.now() + 120_000))).toEqual(good);
+      await expect(tlog.freshCheckpoint(new Date(Date.now() + 120_000))).rejects.toMatchObject({
+        code: "log.unavailable",
+      });
     } finally {
       await env.db.logEntry.update({
         where: { leafIndex: 1n },
@@ -186,6 +188,26 @@ describe("checkpoints", () => {
       }
     }
     await expect(tlog.signCheckpoint()).resolves.toMatchObject({ size: good.size });
+  });
+
+  it("refuses to sign when an entry was rewritten in place, with or without its leaf hash", async () => {
+    await tlog.signCheckpoint();
+    const [entry] = await env.db.logEntry.findMany({ where: { leafIndex: 2n } });
+    const forged = entry!.data.replace('"event":"publish"', '"event":"retire"');
+    for (const change of [{ data: forged }, { data: forged, leafHash: new Uint8Array(hashLeaf(forged)) }]) {
+      await env.db.logEntry.update({ where: { leafIndex: 2n }, data: change });
+      try {
+        await expect(tlog.signCheckpoint(new Date(Date.now() + 120_000))).rejects.toMatchObject({
+          details: { reason: "log.inconsistent" },
+        });
+      } finally {
+        await env.db.logEntry.update({
+          where: { leafIndex: 2n },
+          data: { data: entry!.data, leafHash: entry!.leafHash },
+        });
+      }
+    }
+    await expect(tlog.signCheckpoint()).resolves.toBeTruthy();
   });
 
   it("refuses to sign with a key other than the one that signs this log", async () => {
@@ -205,5 +227,52 @@ describe("checkpoints", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await readFile(file, "utf8")).startsWith("PRIVATE+KEY+localhost:3000/skills-log+")).toBe(true);
     expect(tlog.logKey().origin).toBe("localhost:3000/skills-log");
+  });
+});
+
+describe("the signer's rolling audit", () => {
+  it("re-checks a large log one window per signature and catches a row changed far from the head", async () => {
+    // Fill the log past two audit windows with well-formed entries and the complete tree above them.
+    const { AUDIT_WINDOW } = await import("./audit");
+    const start = (await entries()).length;
+    const target = 2 * AUDIT_WINDOW + 100;
+    await env.db.$executeRaw`
+      INSERT INTO "LogEntry" ("leafIndex", "versionId", "event", "data", "leafHash")
+      SELECT g, 'filler-' || g, 'publish', '{"filler":' || g || '}', sha256('\\x00'::bytea || convert_to('{"filler":' || g || '}', 'UTF8'))
+      FROM generate_series(${start}::int, ${target - 1}::int) g`;
+    const { readFile } = await import("node:fs/promises");
+    const path = await import("node:path");
+    const migration = await readFile(
+      path.resolve(import.meta.dirname, "../../prisma/migrations/20261201050000_transparency_log/migration.sql"),
+      "utf8",
+    );
+    await env.db.logNode.deleteMany();
+    await env.db.$executeRawUnsafe(migration.split(";").find((q) => q.includes('INSERT INTO "LogNode"'))!);
+    await env.db.logHead.update({ where: { id: 1 }, data: { size: BigInt(target), auditCursor: 0n } });
+    await env.db.logCheckpoint.deleteMany();
+
+    await tlog.signCheckpoint();
+    expect((await env.db.logHead.findUniqueOrThrow({ where: { id: 1 } })).auditCursor).toBe(BigInt(AUDIT_WINDOW));
+    // A quiet rewrite in the second window: the next signature, which audits that window, refuses.
+    const index = BigInt(AUDIT_WINDOW + 500);
+    const entry = await env.db.logEntry.findUniqueOrThrow({ where: { leafIndex: index } });
+    const forged = '{"filler":"forged"}';
+    await env.db.logEntry.update({
+      where: { leafIndex: index },
+      data: { data: forged, leafHash: new Uint8Array(hashLeaf(forged)) },
+    });
+    try {
+      await expect(tlog.signCheckpoint(new Date(Date.now() + 120_000))).rejects.toMatchObject({
+        details: { reason: "log.inconsistent" },
+      });
+    } finally {
+      await env.db.logEntry.update({
+        where: { leafIndex: index },
+        data: { data: entry.data, leafHash: entry.leafHash },
+      });
+    }
+    await tlog.signCheckpoint(new Date(Date.now() + 180_000));
+    await tlog.signCheckpoint(new Date(Date.now() + 240_000));
+    expect((await env.db.logHead.findUniqueOrThrow({ where: { id: 1 } })).auditCursor).toBe(0n);
   });
 });

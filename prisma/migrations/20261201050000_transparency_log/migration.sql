@@ -31,6 +31,7 @@ CREATE TABLE "LogHead" (
     "id" INTEGER NOT NULL,
     "size" BIGINT NOT NULL,
     "vkey" TEXT,
+    "auditCursor" BIGINT NOT NULL DEFAULT 0,
 
     CONSTRAINT "LogHead_pkey" PRIMARY KEY ("id")
 );
