@@ -115,7 +115,9 @@ function refuse(reason: "log.key_mismatch" | "log.inconsistent", detail: string)
   log.error("tlog.sign_refused", { reason, detail });
   return new AppError(
     "log.unavailable",
-    "The transparency log cannot sign a new checkpoint right now; the operators have been alerted.",
+    reason === "log.inconsistent"
+      ? "The transparency log failed its own consistency check and will not sign until its operators have looked."
+      : "This server's log key is not the key that signs this log, so it will not sign; the operators have been alerted.",
     { details: { reason } },
   );
 }

@@ -50,9 +50,10 @@ export function httpLogSource(server: string, fetchImpl: typeof fetch = fetch): 
       let message = res.statusText;
       try {
         const parsed = JSON.parse(Buffer.from(body).toString("utf8")) as {
-          error?: { code?: string; message?: string };
+          error?: { code?: string; message?: string; details?: { reason?: unknown } };
         };
-        code = parsed.error?.code ?? code;
+        const reason = parsed.error?.details?.reason;
+        code = (parsed.error?.code ?? code) + (typeof reason === "string" ? ` (${reason.slice(0, 64)})` : "");
         message = parsed.error?.message ?? message;
       } catch {
         // Not the registry's JSON error shape: keep the status.

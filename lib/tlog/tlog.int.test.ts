@@ -133,6 +133,17 @@ describe("checkpoints", () => {
     expect(parseCheckpoint(openNote(again.note, key)).time).toEqual(new Date("2026-12-01T05:00:30Z"));
   });
 
+  it("is re-signed by the worker host's 30-second schedule", async () => {
+    const { tlogQueueDefinition, TLOG_CHECKPOINT_JOB } = await import("../../workers/tlog");
+    expect(tlogQueueDefinition.schedules).toEqual([{ name: TLOG_CHECKPOINT_JOB, everyMs: 30_000 }]);
+    const before = await tlog.latestCheckpoint();
+    const { processorFor } = await import("../../workers/registry");
+    const result = await processorFor(tlogQueueDefinition)({ name: TLOG_CHECKPOINT_JOB, data: {}, id: "1" } as never);
+    const after = await tlog.latestCheckpoint();
+    expect(result).toMatchObject({ size: after!.size });
+    expect(after!.signedAt.getTime()).toBeGreaterThan(before!.signedAt.getTime());
+  });
+
   it("signs on demand when the tree has grown past the newest checkpoint", async () => {
     const before = await tlog.latestCheckpoint();
     await publish("tlog-after-checkpoint");

@@ -43,6 +43,8 @@ const freshDir = () => mkdtemp(path.join(tmpdir(), "ov-verify-"));
 
 /** A client that has already verified once, so it holds a checkpoint of the log as it was. */
 async function clientThatSawTheLog(): Promise<string> {
+  // Freshly signed, so the tampering below is seen by the client's own checks, not by a re-signing.
+  await (await import("../../lib/tlog")).signCheckpoint();
   const dir = await freshDir();
   const first = await cli(["verify", "vf-code@1.0.0"], dir);
   expect(first.code, first.stderr).toBe(0);
@@ -307,6 +309,25 @@ describe("a rewritten log", () => {
         expect(r.code).toBe(1);
         expect(r.stderr).toMatch(
           /✗ Consistency +entry 1 was rewritten: its data no longer hashes to its leaf in the tree/,
+        );
+      },
+    );
+  });
+
+  it("gets no checkpoint at all once the log has audited a rewritten entry", async () => {
+    const dir = await clientThatSawTheLog();
+    await tampered(
+      async () => {
+        await env.db.$executeRaw`
+          UPDATE "LogEntry" SET data = replace(data, '"slug":"', '"slug":"x') WHERE "leafIndex" = 3`;
+        // A minute on: the checkpoint is due again, and the signer audits before it signs.
+        await env.db.logCheckpoint.updateMany({ data: { signedAt: new Date(Date.now() - 120_000) } });
+      },
+      async () => {
+        const r = await cli(["verify", "vf-code@1.0.0"], dir);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /✗ Checkpoint +.*503 log\.unavailable \(log\.inconsistent\): The transparency log failed its own consistency check/,
         );
       },
     );
