@@ -1,7 +1,9 @@
-// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe mcp` for agents.
+// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` for
+// anyone, `openvibe mcp` for agents.
 import { parseArgs } from "node:util";
 import { mcpCommand } from "./mcp";
 import { publishCommand } from "./publish";
+import { verifyMain, VERIFY_USAGE } from "./verify";
 
 const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run] [--version X.Y.Z]
        openvibe mcp [--server URL] [--token ova_…]
@@ -14,10 +16,13 @@ const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry
   --version  the version of a SKILL.md folder whose front matter has no metadata.version
 
   mcp        a stdio MCP server for clients that only launch local servers: it forwards every
-             message to the registry's /api/mcp as the agent the token belongs to`;
+             message to the registry's /api/mcp as the agent the token belongs to
+
+${VERIFY_USAGE}`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const out = { line: (t: string) => console.log(t), error: (t: string) => console.error(t) };
+  if (argv[0] === "verify") return verifyMain(argv.slice(1), env, out);
   let parsed;
   try {
     parsed = parseArgs({

@@ -19,6 +19,7 @@ const BENCHES = {
   browse: "bench:browse",
   run: "bench:run",
   adversarial: "bench:adversarial",
+  tlog: "bench:tlog",
 };
 
 async function main() {

@@ -2,5 +2,6 @@
 import { dispatchQueueDefinition } from "./dispatch";
 import type { QueueDefinition } from "./registry";
 import { scanQueueDefinition } from "./scan";
+import { tlogQueueDefinition } from "./tlog";
 
-export const definitions: QueueDefinition[] = [scanQueueDefinition, dispatchQueueDefinition];
+export const definitions: QueueDefinition[] = [scanQueueDefinition, dispatchQueueDefinition, tlogQueueDefinition];

@@ -83,6 +83,10 @@ const schema = z
       .min(1, "must be at least 1 (it only ever raises the limits)")
       .max(1000, "must be at most 1000")
       .default(1),
+    TLOG_SIGNING_KEY: z
+      .string()
+      .regex(/^PRIVATE\+KEY\+[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be a note signer key: PRIVATE+KEY+<name>+<id>+<key> (npm run tlog:keygen)")
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (Boolean(v.GITHUB_ID) !== Boolean(v.GITHUB_SECRET)) {

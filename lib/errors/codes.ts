@@ -139,6 +139,12 @@ export const ERROR_STATUS = {
   "oauth.invalid_redirect_uri": 400,
   "oauth.invalid_client_metadata": 400,
   "oauth.slow_down": 429,
+  "log.parameter_invalid": 422,
+  "log.size_invalid": 422,
+  "log.leaf_out_of_range": 422,
+  "log.range_invalid": 422,
+  "log.unavailable": 503,
+  "skill.code_ref_invalid": 422,
   "internal": 500,
 } as const satisfies Record<string, number>;
 

@@ -3,6 +3,7 @@ export { publishSkill, runsOf, type PublishInput, type PublishResult } from "./p
 export { scanVersion, stuckScans, SCAN_STUCK_AFTER_MS } from "./scan-version";
 export { enqueueScan, scanQueue, SCAN_QUEUE, SCAN_JOB } from "./scan-queue";
 export { listingDocument, findingsHash, listingFindings } from "./listing";
+export { listingCodeBytes } from "./listing-code";
 export { getSkill, getVersion, retireVersion, latestOf } from "./versions";
 export { compareSemver, semverParts } from "./semver";
 export { readArchive, MAX_ARCHIVE_BYTES, MAX_BUNDLE_BYTES, MAX_ARCHIVE_ENTRIES } from "./archive";

@@ -1,12 +1,14 @@
 // Publishing one version of a skill: the single code path behind the web page, the HTTP API, the
 // CLI and the demo seed. Code bytes go to Media and are pinned on the listing by sha256 in the same
-// transaction as the version; a failure leaves no row and no orphan bytes. The scan is queued after.
+// transaction as the version and its transparency-log entry; a failure leaves no row and no orphan
+// bytes. The scan is queued after.
 import "server-only";
 import { isCodeResource, type SkillDocument } from "../contracts";
 import { db, Prisma, type SkillTrust } from "../db";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { withMediaTransaction } from "../media";
+import { appendToLog } from "../tlog";
 import { listingContractFor } from "./listing";
 import { renderVersionMarkdown } from "./rendered-markdown";
 import { enqueueScan } from "./scan-queue";
@@ -85,6 +87,7 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
         },
         select: { id: true, status: true },
       });
+      await appendToLog(tx, { versionId: version.id, event: "publish" });
       await tx.auditEvent.create({
         data: {
           userId: ownerId,

@@ -16,6 +16,7 @@ import { contentKey, mediaBackend } from "../media";
 import { publishSkill } from "./publish";
 import { scanVersion } from "./scan-version";
 import { compareSemver } from "./semver";
+import { retireVersion } from "./versions";
 
 export const DEMO_SKILLS_DIR = path.resolve(import.meta.dirname, "../../skills/demo");
 
@@ -129,10 +130,8 @@ async function publishVersion(bundle: DemoBundle, ownerId: string, publishedAt: 
   const published = await publishSkill({ ownerId, document, publishedAt, scan: "none" });
   checkScanOutcome(bundle, await scanVersion(published.versionId));
   if (meta.retired) {
-    await db.skillVersion.update({
-      where: { id: published.versionId },
-      data: { retiredAt: new Date(publishedAt.getTime() + 10 * DAY_MS) },
-    });
+    const retiredAt = new Date(publishedAt.getTime() + 10 * DAY_MS);
+    await retireVersion({ ownerId, slug: document.slug, version: document.version, retiredAt });
   }
 }
 

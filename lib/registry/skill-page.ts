@@ -6,6 +6,7 @@ import "server-only";
 import { worstCaseCost, formatMicros } from "../billing/rates";
 import { isCodeResource, sha256Hex, type ArgProperty, type NetPolicy, type SkillDocument, type Tool } from "../contracts";
 import { db } from "../db";
+import { logStatusOf } from "../tlog";
 import { isImportedFromSkillMd } from "./skill-md";
 import { describeLimits, NET_WORDS, SANDBOX_LINE } from "./plain-words";
 import { compareSemver } from "./semver";
@@ -82,6 +83,8 @@ export type SkillPageData = {
   resources: ResourceView[];
   findings: FindingView[];
   scannedAt: string | null;
+  /** The version's entry in the transparency log, and a tree size to prove it against. */
+  log: { entry: number; since: string; proofSize: number } | null;
 };
 
 /** The page of `slug` at `version` (latest live one when omitted); null when there is none. */
@@ -189,6 +192,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       message: f.message,
     })),
     scannedAt: row.listing?.scannedAt?.toISOString() ?? null,
+    log: await logStatusOf(chosen.id),
   };
 }
 

@@ -3,6 +3,7 @@
 import "server-only";
 import { db } from "../db";
 import { AppError, notFound } from "../errors";
+import { appendToLog } from "../tlog";
 import { compareSemver } from "./semver";
 
 type VersionRow = {
@@ -59,7 +60,8 @@ export async function getVersion(slug: string, version: string) {
   return row;
 }
 
-export async function retireVersion(p: { ownerId: string; slug: string; version: string }) {
+/** Retires a version and logs the retire in the same transaction. `retiredAt` is for the demo seed only. */
+export async function retireVersion(p: { ownerId: string; slug: string; version: string; retiredAt?: Date }) {
   const row = await db.skillVersion.findFirst({
     where: { version: p.version, skill: { slug: p.slug } },
     select: { id: true, retiredAt: true, skill: { select: { ownerId: true } } },
@@ -69,10 +71,12 @@ export async function retireVersion(p: { ownerId: string; slug: string; version:
     throw new AppError("skill.not_owner", "Only the skill's author can retire its versions.");
   }
   if (row.retiredAt) return { slug: p.slug, version: p.version, retiredAt: row.retiredAt };
-  const retiredAt = new Date();
-  await db.$transaction([
-    db.skillVersion.update({ where: { id: row.id }, data: { retiredAt } }),
-    db.auditEvent.create({
+  const retiredAt = p.retiredAt ?? new Date();
+  const retired = await db.$transaction(async (tx) => {
+    // Conditional, so two retires at once log one event: the loser reads the winner's time.
+    const { count } = await tx.skillVersion.updateMany({ where: { id: row.id, retiredAt: null }, data: { retiredAt } });
+    if (count === 0) return null;
+    await tx.auditEvent.create({
       data: {
         userId: p.ownerId,
         actor: `user:${p.ownerId}`,
@@ -81,7 +85,10 @@ export async function retireVersion(p: { ownerId: string; slug: string; version:
         subjectId: row.id,
         data: { slug: p.slug, version: p.version },
       },
-    }),
-  ]);
-  return { slug: p.slug, version: p.version, retiredAt };
+    });
+    await appendToLog(tx, { versionId: row.id, event: "retire" });
+    return retiredAt;
+  });
+  const at = retired ?? (await db.skillVersion.findUniqueOrThrow({ where: { id: row.id } })).retiredAt!;
+  return { slug: p.slug, version: p.version, retiredAt: at };
 }

@@ -8,6 +8,7 @@ import { NetBadge } from "@/components/net-badge";
 import { installsWords, ScanBadge, TrustBadge } from "@/components/skill-card";
 import { RATE_PER_SECOND_MICROS, formatMicros } from "@/lib/billing/rates";
 import type { ResourceView, SkillPageData, ToolView } from "@/lib/registry/skill-page";
+import { LogLine } from "./log-line";
 import styles from "./skill-view.module.css";
 
 // UTC and a fixed locale so the server's words match whatever the reader's browser is set to.
@@ -163,6 +164,7 @@ export function SkillView({ data }: { data: SkillPageData }) {
         <p className={styles.hash}>
           <code>{v.integrity}</code>
         </p>
+        <LogLine log={data.log} skillRef={`${data.slug}@${v.version}`} />
         <p className="muted">
           Contract <code>{v.contract}</code>
           {v.kinds.length ? (
