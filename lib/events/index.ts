@@ -29,6 +29,8 @@ export const channels = {
   userSteps: (userId: string) => `user-steps:${userId}`,
   userJobs: (userId: string) => `jobs:user:${userId}`,
   poolJobs: () => "jobs:pool",
+  /** Something about one Link changed (a job it holds was withdrawn, its runner was turned off). */
+  link: (linkId: string) => `link:${linkId}`,
 };
 
 export async function notify(...names: string[]): Promise<void> {

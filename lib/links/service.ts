@@ -1,8 +1,16 @@
 // A person's Links as the dashboard and the Link itself see them: state reports (runner on/off,
-// pool offer), online status, listing and revoking. Someone else's Link answers 404.
+// pool offer), online status, listing, turning the runner off remotely and revoking. Someone
+// else's Link answers 404.
+//
+// The off switch: the machine's own `openvibe-link skills on|off` is the authority. Each switch
+// there counts up `runner_epoch`, and a report older than the newest one the server has seen never
+// changes the runner. The dashboard can only turn a runner off: it marks the epoch it last saw, and
+// the runner stays off until the machine reports a newer `skills on`.
 import "server-only";
 import { db } from "../db";
 import { AppError } from "../errors";
+import type { LinkReport, Runner } from "../protocol";
+import { Effects, withdraw } from "../runs/lifecycle";
 
 /** A Link long-polls every few seconds; unseen for this long, it counts as offline. */
 export const ONLINE_WINDOW_MS = 45_000;
@@ -10,16 +18,37 @@ export const ONLINE_WINDOW_MS = 45_000;
 export const isOnline = (lastSeenAt: Date | null, now = Date.now()) =>
   lastSeenAt !== null && now - lastSeenAt.getTime() <= ONLINE_WINDOW_MS;
 
-export type LinkState = { runner: "on" | "off"; pool: boolean };
+export type LinkStateView = { link_id: string; name: string; runner: Runner; pool: boolean; pool_approved: boolean };
 
-/** What a Link reports on every heartbeat; the dashboard shows it. */
-export async function reportLinkState(linkId: string, state: LinkState) {
-  const link = await db.link.update({
-    where: { id: linkId },
-    data: { runnerEnabled: state.runner === "on", poolOffer: state.pool, lastSeenAt: new Date() },
-    select: { id: true, name: true, runnerEnabled: true, poolOffer: true, userId: true },
+/** What a Link reports on every poll and heartbeat; answers the runner as the server now treats it. */
+export async function reportLinkState(linkId: string, report: LinkReport): Promise<LinkStateView> {
+  const link = await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Link" WHERE id = ${linkId} FOR UPDATE`;
+    const current = await tx.link.findUniqueOrThrow({ where: { id: linkId } });
+    const fresh = report.runner_epoch >= current.runnerEpoch;
+    const heldOff = current.remoteOffEpoch !== null && report.runner_epoch <= current.remoteOffEpoch;
+    return tx.link.update({
+      where: { id: linkId },
+      data: {
+        poolOffer: report.pool,
+        lastSeenAt: new Date(),
+        ...(fresh
+          ? {
+              runnerEpoch: report.runner_epoch,
+              runnerEnabled: report.runner === "on" && !heldOff,
+              ...(heldOff ? {} : { remoteOffEpoch: null }),
+            }
+          : {}),
+      },
+    });
   });
-  return { link_id: link.id, name: link.name, runner: link.runnerEnabled ? "on" : "off", pool: link.poolOffer };
+  return {
+    link_id: link.id,
+    name: link.name,
+    runner: link.runnerEnabled ? "on" : "off",
+    pool: link.poolOffer,
+    pool_approved: link.poolApprovedAt !== null,
+  };
 }
 
 export async function listLinks(userId: string) {
@@ -31,17 +60,51 @@ export async function listLinks(userId: string) {
     online: !l.revokedAt && isOnline(l.lastSeenAt, now),
     lastSeenAt: l.lastSeenAt,
     runner: l.runnerEnabled ? ("on" as const) : ("off" as const),
+    /** The dashboard turned it off; the machine's owner turns it on again there. */
+    runnerOffRemotely: l.remoteOffEpoch !== null,
     pool: l.poolOffer,
+    poolApproved: l.poolApprovedAt !== null,
     jobsRun: l.jobsRun,
     revokedAt: l.revokedAt,
     createdAt: l.createdAt,
   }));
 }
 
-/** Revoking is immediate: the Link's next signed request is refused with `link.revoked`. */
-export async function revokeLink(userId: string, linkId: string) {
-  const link = await db.link.findFirst({ where: { id: linkId, userId }, select: { id: true, revokedAt: true } });
+async function ownLink(userId: string, linkId: string) {
+  const link = await db.link.findFirst({ where: { id: linkId, userId } });
   if (!link) throw new AppError("link.not_found", "That Link was not found.");
+  return link;
+}
+
+/**
+ * The dashboard's "turn the skill runner off". Only off: turning it on is the machine owner's
+ * `openvibe-link skills on`. The server stops dispatching to it now; the Link hears it at its next
+ * poll or heartbeat and turns its own switch off.
+ */
+export async function turnRunnerOff(userId: string, linkId: string) {
+  const link = await ownLink(userId, linkId);
+  if (link.revokedAt) throw new AppError("link.not_found", "That Link was not found.");
+  await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Link" WHERE id = ${linkId} FOR UPDATE`;
+    const current = await tx.link.findUniqueOrThrow({ where: { id: linkId } });
+    await tx.link.update({
+      where: { id: linkId },
+      data: { runnerEnabled: false, remoteOffEpoch: current.runnerEpoch },
+    });
+    await tx.auditEvent.create({
+      data: { userId, actor: `user:${userId}`, action: "link.runner_off", subjectType: "link", subjectId: linkId },
+    });
+  });
+  await new Effects().linkChanged(linkId).run();
+  return { id: linkId, runner: "off" as const };
+}
+
+/**
+ * Revoking is immediate: the Link's next signed request is refused with `link.revoked`, and every
+ * job it holds is cancelled (hold returned).
+ */
+export async function revokeLink(userId: string, linkId: string) {
+  const link = await ownLink(userId, linkId);
   if (link.revokedAt) return { id: link.id, revokedAt: link.revokedAt };
   const revokedAt = new Date();
   await db.$transaction([
@@ -50,5 +113,6 @@ export async function revokeLink(userId: string, linkId: string) {
       data: { userId, actor: `user:${userId}`, action: "link.revoked", subjectType: "link", subjectId: link.id },
     }),
   ]);
+  await withdraw({ linkId: link.id }, "linkRevoked");
   return { id: link.id, revokedAt };
 }

@@ -4,5 +4,6 @@ export { scanVersion, stuckScans, SCAN_STUCK_AFTER_MS } from "./scan-version";
 export { enqueueScan, scanQueue, SCAN_QUEUE, SCAN_JOB } from "./scan-queue";
 export { listingDocument, findingsHash, listingFindings } from "./listing";
 export { getSkill, getVersion, retireVersion, latestOf } from "./versions";
+export { deleteVersion } from "./delete-version";
 export { compareSemver, semverParts } from "./semver";
 export { readArchive, MAX_ARCHIVE_BYTES, MAX_BUNDLE_BYTES, MAX_ARCHIVE_ENTRIES } from "./archive";

@@ -77,7 +77,7 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
           instructions: document.instructions,
           status: "scanning",
           ...(input.publishedAt ? { publishedAt: input.publishedAt } : {}),
-          listing: { create: { contract: listingContractFor(runs), code: { create: pins } } },
+          listing: { create: { contract: listingContractFor(document.contract), code: { create: pins } } },
         },
         select: { id: true, status: true },
       });

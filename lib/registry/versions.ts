@@ -1,8 +1,10 @@
 // Reading the registry (a skill, its versions, `latest`) and retiring a version: the ADR's rollback.
-// A retired version stays readable but can no longer be installed or run.
+// A retired version stays readable but can no longer be installed or run, not even a run already
+// on its way.
 import "server-only";
 import { db } from "../db";
 import { AppError, notFound } from "../errors";
+import { withdraw } from "../runs/lifecycle";
 import { compareSemver } from "./semver";
 
 type VersionRow = {
@@ -83,5 +85,8 @@ export async function retireVersion(p: { ownerId: string; slug: string; version:
       },
     }),
   ]);
+  // Nothing of a retired version runs any more: its queued and running jobs are withdrawn now, and
+  // every Link that was given one hears its integrity as revoked.
+  await withdraw({ versionIds: [row.id] }, "retired");
   return { slug: p.slug, version: p.version, retiredAt };
 }

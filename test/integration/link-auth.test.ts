@@ -1,7 +1,7 @@
 // Pairing and signed Link requests against the real routes, PostgreSQL and Redis: a forged,
 // replayed, stale, unknown or revoked Link request is refused, each with its own code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../../lib/links/signing";
+import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../../lib/protocol/signing";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 
 let env: IntegrationEnv;
