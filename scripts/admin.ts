@@ -35,7 +35,7 @@ async function command(argv: string[]): Promise<number> {
     return 0;
   }
   if (area === "operator" && (action === "add" || action === "remove") && arg && argv.length === 3) {
-    const { setOperator } = await import("../lib/admin");
+    const { setOperator } = await import("../lib/admin/operators");
     await setOperator(arg, action === "add");
     console.log(`✓ ${arg} is ${action === "add" ? "an operator (/admin)" : "no longer an operator"}.`);
     return 0;

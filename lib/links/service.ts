@@ -20,28 +20,31 @@ export const isOnline = (lastSeenAt: Date | null, now = Date.now()) =>
 
 export type LinkStateView = { link_id: string; name: string; runner: Runner; pool: boolean; pool_approved: boolean };
 
-/** What a Link reports on every poll and heartbeat; answers the runner as the server now treats it. */
+/**
+ * What a Link reports on every poll and heartbeat; answers the runner as the server now treats it.
+ * One statement (the row's own lock): a report older than the newest switch changes nothing, and
+ * the dashboard's "off" holds until a switch newer than the one it saw.
+ */
 export async function reportLinkState(linkId: string, report: LinkReport): Promise<LinkStateView> {
-  const link = await db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM "Link" WHERE id = ${linkId} FOR UPDATE`;
-    const current = await tx.link.findUniqueOrThrow({ where: { id: linkId } });
-    const fresh = report.runner_epoch >= current.runnerEpoch;
-    const heldOff = current.remoteOffEpoch !== null && report.runner_epoch <= current.remoteOffEpoch;
-    return tx.link.update({
-      where: { id: linkId },
-      data: {
-        poolOffer: report.pool,
-        lastSeenAt: new Date(),
-        ...(fresh
-          ? {
-              runnerEpoch: report.runner_epoch,
-              runnerEnabled: report.runner === "on" && !heldOff,
-              ...(heldOff ? {} : { remoteOffEpoch: null }),
-            }
-          : {}),
-      },
-    });
-  });
+  const epoch = report.runner_epoch;
+  const rows = await db.$queryRaw<
+    { id: string; name: string; runnerEnabled: boolean; poolOffer: boolean; poolApprovedAt: Date | null }[]
+  >`
+    UPDATE "Link" SET
+      "lastSeenAt" = ${new Date()},
+      "poolOffer" = ${report.pool},
+      "runnerEnabled" = CASE
+        WHEN ${epoch} < "runnerEpoch" THEN "runnerEnabled"
+        WHEN "remoteOffEpoch" IS NOT NULL AND ${epoch} <= "remoteOffEpoch" THEN false
+        ELSE ${report.runner === "on"} END,
+      "remoteOffEpoch" = CASE
+        WHEN ${epoch} >= "runnerEpoch" AND ("remoteOffEpoch" IS NULL OR ${epoch} > "remoteOffEpoch") THEN NULL
+        ELSE "remoteOffEpoch" END,
+      "runnerEpoch" = GREATEST("runnerEpoch", ${epoch})
+    WHERE id = ${linkId}
+    RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"`;
+  const link = rows[0];
+  if (!link) throw new AppError("link.not_found", "That Link was not found.");
   return {
     link_id: link.id,
     name: link.name,

@@ -1,15 +1,7 @@
 // Run jobs of class `function` for skill tools: submission, the Link's API, the sweep, the run page.
 // Every change of Step or RunJob state goes through ./lifecycle.
 export { submitStepJob, eligibleLinks, checkLimits, NO_NODE_WORDS, type SubmitOutcome } from "./submit";
-export {
-  pollForJob,
-  heartbeat,
-  startJob,
-  jobInputBytes,
-  recordResult,
-  releaseJob,
-  jobForLink,
-} from "./link-api";
+export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJob, jobForLink } from "./link-api";
 export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecycle";
 export { sweepDispatch, type SweepCounts } from "./sweep";
 export { getRunForPerson, ranOnWords } from "./view";

@@ -3,10 +3,10 @@
 // by the route, and every answer is built through them here, so neither side trusts a shape it did
 // not check. State changes go through the lifecycle.
 import "server-only";
-import { db, type RunJob } from "../db";
+import { db, type RunJob, type VersionStatus } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
-import { requireRunnableVersion } from "../installs/runnable";
+import { checkFindingsAck } from "../installs/rules";
 import type { LinkPrincipal } from "../links/authenticate";
 import { reportLinkState } from "../links/service";
 import { getMedia } from "../media";
@@ -18,6 +18,7 @@ import {
   releaseResponseSchema,
   resultResponseSchema,
   startResponseSchema,
+  type CancelCode,
   type CancelNotice,
   type HeartbeatRequest,
   type HeartbeatResponse,
@@ -36,14 +37,12 @@ import {
   releaseJob as release,
   renewLeases,
   startJob as start,
+  type ClaimedJob,
 } from "./lifecycle";
 
 /** The job as a Link receives it, checked against the protocol before it leaves. */
-export async function jobForLink(job: RunJob) {
-  const version = await db.skillVersion.findUniqueOrThrow({
-    where: { id: job.versionId },
-    select: { version: true, integrity: true, skill: { select: { slug: true } } },
-  });
+export function jobForLink(job: ClaimedJob) {
+  const { version } = job;
   return jobSchema.parse({
     id: job.id,
     class: job.class,
@@ -94,10 +93,14 @@ async function cancelNotices(linkId: string, held: string[]): Promise<CancelNoti
  * claim itself re-reads the runner, so a `skills off` a moment ago is already seen. The loop ends
  * with the request (its AbortSignal) and never queries after the client has gone.
  */
-export async function pollForJob(link: LinkPrincipal, request: PollRequest, signal?: AbortSignal): Promise<PollResponse> {
+export async function pollForJob(
+  link: LinkPrincipal,
+  request: PollRequest,
+  signal?: AbortSignal,
+): Promise<PollResponse> {
   let state = await reportLinkState(link.linkId, request);
   const deadline = Date.now() + Math.min(request.wait_ms, MAX_POLL_WAIT_MS);
-  let job: RunJob | null = null;
+  let job: ClaimedJob | null = null;
   const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
   if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
   while (state.runner === "on" && !signal?.aborted) {
@@ -115,7 +118,7 @@ export async function pollForJob(link: LinkPrincipal, request: PollRequest, sign
   }
   if (signal?.aborted) return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
   return pollResponseSchema.parse({
-    job: job ? await jobForLink(job) : null,
+    job: job ? jobForLink(job) : null,
     runner: state.runner,
     cancel: [],
     revoked: await revokedFor(link.linkId),
@@ -147,6 +150,35 @@ function withdrawnError(job: RunJob): AppError {
   return new AppError(code, code === "run.job.revoked" ? CANCEL_WORDS.retired : "This job was cancelled.");
 }
 
+/** Why a placed job may not start after all (its version or its install changed), in one query. */
+async function withdrawalAtStart(job: RunJob): Promise<{ code: CancelCode; message: string } | null> {
+  const rows = await db.$queryRaw<
+    {
+      retired: boolean;
+      status: VersionStatus;
+      findingsHash: string | null;
+      enabled: boolean | null;
+      ack: string | null;
+    }[]
+  >`
+    SELECT v."retiredAt" IS NOT NULL AS retired, v.status, l."findingsHash", i.enabled, i."findingsAckHash" AS ack
+    FROM "SkillVersion" AS v
+    LEFT JOIN "Listing" AS l ON l."versionId" = v.id
+    LEFT JOIN "Install" AS i ON i."userId" = ${job.userId} AND i."versionId" = v.id
+    WHERE v.id = ${job.versionId}`;
+  const v = rows[0];
+  if (!v || v.retired) return { code: "run.job.revoked", message: CANCEL_WORDS.retired };
+  if (v.status === "failed") return { code: "run.job.revoked", message: CANCEL_WORDS.scanFailed };
+  if (v.enabled === null) return { code: "run.job.cancelled", message: CANCEL_WORDS.uninstalled };
+  if (!v.enabled) return { code: "run.job.cancelled", message: CANCEL_WORDS.disabled };
+  if (v.status === "scanning" || !checkFindingsAck(v.status, v.findingsHash, v.ack).ok)
+    return {
+      code: "run.job.cancelled",
+      message: "Its scan findings changed since they were confirmed, so this run was cancelled.",
+    };
+  return null;
+}
+
 /**
  * Start (placed → running). Checked once more first: a version retired or failed since the job was
  * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run.
@@ -155,20 +187,10 @@ export async function startJob(link: LinkPrincipal, jobId: string) {
   const job = await ownedJob(link, jobId);
   if (job.state === "cancelled") throw withdrawnError(job);
   if (job.state === "placed") {
-    const version = await db.skillVersion.findUniqueOrThrow({
-      where: { id: job.versionId },
-      select: { retiredAt: true, status: true },
-    });
-    if (version.retiredAt || version.status === "failed") {
-      await cancelJob(jobId, "run.job.revoked", version.retiredAt ? CANCEL_WORDS.retired : CANCEL_WORDS.scanFailed);
-      throw new AppError("run.job.revoked", CANCEL_WORDS.retired);
-    }
-    try {
-      await requireRunnableVersion({ userId: job.userId, versionId: job.versionId });
-    } catch (err) {
-      if (!(err instanceof AppError) || !err.code.startsWith("step.")) throw err;
-      await cancelJob(jobId, "run.job.cancelled", err.message);
-      throw new AppError("run.job.cancelled", err.message);
+    const withdrawal = await withdrawalAtStart(job);
+    if (withdrawal) {
+      await cancelJob(jobId, withdrawal.code, withdrawal.message);
+      throw new AppError(withdrawal.code, withdrawal.message);
     }
   }
   const moved = await start(link.linkId, jobId);
@@ -199,6 +221,10 @@ export async function jobInputBytes(link: LinkPrincipal, jobId: string, mediaId:
  * late (the run happened) and not charged.
  */
 export async function recordResult(link: LinkPrincipal, jobId: string, result: JobResultBody): Promise<ResultResponse> {
+  // A repeat of a result already recorded (the common retry) is answered without taking a lock.
+  const seen = await db.runJob.findUnique({ where: { id: jobId }, select: { linkId: true, state: true } });
+  if (seen && seen.linkId === link.linkId && (seen.state === "succeeded" || seen.state === "failed"))
+    return resultResponseSchema.parse({ recorded: false, state: seen.state, late: false });
   const moved = await finishJob(link.linkId, jobId, result);
   if (moved.applied) return resultResponseSchema.parse({ recorded: true, state: moved.job.state, late: false });
   const job = moved.job;

@@ -70,7 +70,9 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
     }
   }
 
-  async function send(path: string, init: RequestInit, done: string) {
+  const [pools, setPools] = useState(projects);
+
+  async function send(path: string, init: RequestInit, done: string): Promise<boolean> {
     setPending(true);
     setError(null);
     try {
@@ -81,13 +83,15 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
       if (!res.ok) {
         const e = await readApiError(res);
         setError({ message: e.message, details: e.details });
-        return;
+        return false;
       }
       setNotice(done);
       noticeRef.current?.focus();
       router.refresh();
+      return true;
     } catch {
       setError(OFFLINE);
+      return false;
     } finally {
       setPending(false);
     }
@@ -100,14 +104,20 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
       `Turned the skill runner of ${link.name} off. It takes no more jobs; turn it on again on that machine.`,
     );
 
-  const setPool = (project: ProjectPool, allow: boolean) =>
-    send(
+  async function setPool(project: ProjectPool, allow: boolean) {
+    // Shown at once; put back if the server did not take it.
+    const choose = (value: boolean) =>
+      setPools((list) => list.map((p) => (p.id === project.id ? { ...p, allow_pool: value } : p)));
+    choose(allow);
+    const saved = await send(
       `/api/v1/projects/${encodeURIComponent(project.id)}`,
       { method: "PATCH", body: JSON.stringify({ allow_pool: allow }) },
       allow
         ? `Runs of ${project.name} may go to OpenVibe's pool when none of your Links can take them.`
         : `Runs of ${project.name} now run only on your own Links.`,
     );
+    if (!saved) choose(!allow);
+  }
 
   async function revoke(link: LinkRow) {
     setPending(true);
@@ -195,7 +205,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
           second, and the run page then says “OpenVibe pool”.
         </p>
         <ul className={styles.list}>
-          {projects.map((p) => (
+          {pools.map((p) => (
             <li key={p.id} className={styles.poolChoice}>
               <label>
                 <input

@@ -6,6 +6,7 @@ export { createStep, endPendingStep, expireDueStep, recordApproval, lockStep } f
 export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
 export {
   claimJob,
+  type ClaimedJob,
   startJob,
   releaseJob,
   finishJob,
@@ -16,6 +17,7 @@ export {
   renewLeases,
   recordLateResult,
   byId,
+  TX_OPTIONS,
   type Moved,
 } from "./jobs";
 export { withdraw, type WithdrawScope, type Withdrawn } from "./withdraw";

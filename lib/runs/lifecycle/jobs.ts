@@ -12,6 +12,12 @@ import { Effects } from "./effects";
 import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
 import { EXPIRY_WORDS, LATE_WORDS, REFUSAL_WORDS, RESULT_WORDS } from "./words";
 
+/**
+ * A transition may wait for a pooled connection and for its row's lock behind others (many results
+ * of one Link at once): longer than Prisma's defaults, still bounded.
+ */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
 export type Moved = { applied: true; job: RunJob } | { applied: false; job: RunJob | null };
 
 type Plan = {
@@ -68,7 +74,7 @@ async function move(lock: Locker, decide: (job: RunJob) => Decision): Promise<Mo
     }
     if (planned.effects) effects.merge(planned.effects);
     return { applied: true, job: updated };
-  });
+  }, TX_OPTIONS);
   if (outcome.applied) await effects.run();
   return outcome;
 }
@@ -91,7 +97,13 @@ const leaseTimer = (jobId: string, at: Date) => ({
  * jobs whose project allows the pool. The Link row is read under a share lock, so a runner turned
  * off (or a Link revoked) a moment ago is seen here. One statement, so it is its own transaction.
  */
-export async function claimJob(link: { linkId: string }, now = new Date()): Promise<RunJob | null> {
+/** A claimed job with what the Link is told about its skill version. */
+export const claimedInclude = {
+  version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } },
+} as const;
+export type ClaimedJob = Prisma.RunJobGetPayload<{ include: typeof claimedInclude }>;
+
+export async function claimJob(link: { linkId: string }, now = new Date()): Promise<ClaimedJob | null> {
   const lease = new Date(now.getTime() + START_LEASE_MS);
   // JOB_TRANSITIONS.claim: queued → placed.
   const rows = await db.$queryRaw<{ id: string }[]>`
@@ -116,7 +128,7 @@ export async function claimJob(link: { linkId: string }, now = new Date()): Prom
   const id = rows[0]?.id;
   if (!id) return null;
   await new Effects().timer(leaseTimer(id, lease)).run();
-  return db.runJob.findUnique({ where: { id } });
+  return db.runJob.findUnique({ where: { id }, include: claimedInclude });
 }
 
 /** Start (placed → running): its Link began to run it; from now on its heartbeat keeps the lease. */
@@ -324,7 +336,7 @@ export async function recordLateResult(linkId: string, jobId: string, result: Jo
       effects.stepChanged({ id: job.stepId, userId: job.userId });
     }
     return true;
-  });
+  }, TX_OPTIONS);
   if (recorded) await effects.run();
   return recorded;
 }

@@ -5,6 +5,7 @@ import "server-only";
 import { db, type DbTx, type Prisma, type Step } from "../../db";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
+import { TX_OPTIONS } from "./jobs";
 import { STEP_ONLY, stepMayMove, type StepOnlyTransition } from "./table";
 import { EXPIRY_WORDS } from "./words";
 
@@ -51,7 +52,7 @@ export async function endPendingStep(
     });
     effects.stepChanged(step);
     return true;
-  });
+  }, TX_OPTIONS);
   if (applied) await effects.run();
   return applied;
 }
@@ -93,7 +94,7 @@ export async function expireDueStep(now = new Date()): Promise<{ id: string } | 
     });
     effects.stepChanged(step);
     return { id: step.id };
-  });
+  }, TX_OPTIONS);
   if (expired) await effects.run();
   return expired;
 }

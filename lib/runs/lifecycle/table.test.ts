@@ -37,7 +37,8 @@ describe("the job table", () => {
   });
 
   it("has no way out of a final state", () => {
-    for (const state of JOB_FINAL) for (const name of jobTransitions) expect(jobMayMove(name, state), `${name} from ${state}`).toBe(false);
+    for (const state of JOB_FINAL)
+      for (const name of jobTransitions) expect(jobMayMove(name, state), `${name} from ${state}`).toBe(false);
   });
 
   it("lets every active state reach every final one it should, and all of them end", () => {
@@ -57,7 +58,11 @@ describe("the job table", () => {
       return seen;
     };
     expect([...reach("queued")].sort()).toEqual([...JOB_STATES].sort());
-    for (const state of JOB_ACTIVE) expect(JOB_FINAL.some((f) => reach(state).has(f)), state).toBe(true);
+    for (const state of JOB_ACTIVE)
+      expect(
+        JOB_FINAL.some((f) => reach(state).has(f)),
+        state,
+      ).toBe(true);
   });
 
   it("never places a started job again: only a placed one goes back to the queue", () => {
@@ -81,7 +86,8 @@ describe("the job table", () => {
     }
     // A transition that ends the job ends its step, whatever live status the step had.
     for (const name of jobTransitions.filter((n) => isJobFinal(JOB_TRANSITIONS[n].to))) {
-      for (const live of ["queued", "running"]) expect(stepAfterJob(name, live), `${name} from step ${live}`).not.toBeNull();
+      for (const live of ["queued", "running"])
+        expect(stepAfterJob(name, live), `${name} from step ${live}`).not.toBeNull();
     }
     // A step that already ended is left alone by any job transition.
     for (const name of jobTransitions) for (const done of STEP_FINAL) expect(stepAfterJob(name, done)).toBeNull();
