@@ -1,6 +1,8 @@
 // The `dispatch` queue: early timers of Run jobs and steps (TTL, lease, approval window), and the
-// sweep that finds every due deadline in PostgreSQL whatever happened to Redis. Handlers call lib/.
+// sweep that finds every due deadline and owed submission in PostgreSQL whatever happened to
+// Redis, and drops idempotency keys past their day. Handlers call lib/.
 import { z } from "zod";
+import { purgeExpiredIdempotencyKeys } from "../lib/http/idempotency";
 import { onJobTtl, onLeaseExpired, sweepDispatch, DISPATCH_QUEUE, TIMER_JOBS } from "../lib/runs";
 import { onStepExpire } from "../lib/steps";
 import { defineJob, type QueueDefinition } from "./registry";
@@ -21,6 +23,10 @@ export const dispatchQueueDefinition: QueueDefinition = {
       schema: z.object({ stepId: z.string().min(1).max(64) }),
       handle: async ({ stepId }) => onStepExpire(stepId),
     }),
-    defineJob({ name: TIMER_JOBS.sweep, schema: z.object({}).passthrough(), handle: async () => sweepDispatch() }),
+    defineJob({
+      name: TIMER_JOBS.sweep,
+      schema: z.object({}).passthrough(),
+      handle: async () => ({ ...(await sweepDispatch()), idempotencyKeysPurged: await purgeExpiredIdempotencyKeys() }),
+    }),
   ],
 };

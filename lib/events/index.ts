@@ -14,6 +14,8 @@ const holder = globalThis as unknown as {
 function bus() {
   if (!holder.openvibeEvents) {
     const sub = new Redis(config().REDIS_URL, { maxRetriesPerRequest: null });
+    // A Redis that is away costs wake-ups, not answers: waits fall back to their timeouts.
+    sub.on("error", () => {});
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0);
     const pattern = key("events", "*");
@@ -37,10 +39,12 @@ export async function notify(...names: string[]): Promise<void> {
   await Promise.all(names.map((name) => redis().publish(key("events", name), "1")));
 }
 
-/** Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. */
+/**
+ * Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. With
+ * Redis down it is a plain sleep: the timer runs from the start, whatever the subscription does.
+ */
 export async function waitFor(names: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   const { emitter, ready } = bus();
-  await ready;
   return new Promise<boolean>((resolve) => {
     const done = (woken: boolean) => {
       clearTimeout(timer);
@@ -51,8 +55,11 @@ export async function waitFor(names: string[], timeoutMs: number, signal?: Abort
     const wake = () => done(true);
     const abort = () => done(false);
     const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
-    for (const name of names) emitter.on(name, wake);
     signal?.addEventListener("abort", abort);
+    if (signal?.aborted) return done(false);
+    // Listening before the subscription is confirmed only risks a missed wake-up, never a wrong one.
+    for (const name of names) emitter.on(name, wake);
+    ready.catch(() => undefined);
   });
 }
 

@@ -16,6 +16,8 @@ type Ctx<Principal, Body, Query> = {
   body: Body;
   query: Query;
   params: Record<string, string>;
+  /** The request's Idempotency-Key on an `idempotent` route (null without one). */
+  idempotencyKey: string | null;
 };
 
 type RouteOptions<Principal, Body, Query> = {
@@ -26,6 +28,8 @@ type RouteOptions<Principal, Body, Query> = {
   rawBody?: boolean;
   query?: ZodType<Query>;
   maxBodyBytes?: number;
+  /** Takes an `Idempotency-Key` (lib/http/idempotency.ts): the same request twice is done once. */
+  idempotent?: true;
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
 };
 
@@ -47,9 +51,23 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
       );
-      const result = await options.handler({ req, rawBody, requestId, principal, body, query, params });
-      if (result instanceof Response) return result;
-      return json(result ?? { ok: true }, 200, requestId);
+      const run = async (idempotencyKey: string | null) => {
+        const result = await options.handler({
+          req,
+          rawBody,
+          requestId,
+          principal,
+          body,
+          query,
+          params,
+          idempotencyKey,
+        });
+        return result instanceof Response ? result : json(result ?? { ok: true }, 200, requestId);
+      };
+      if (!options.idempotent) return await run(null);
+      // Loaded only by routes that take a key: it needs the database, this wrapper does not.
+      const { idempotent } = await import("./idempotency");
+      return await idempotent(req, principal, options.body ? rawBody : null, run);
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
@@ -57,14 +75,17 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
 }
 
 export function json(data: unknown, status = 200, requestId?: string): Response {
-  return new Response(JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)), {
-    status,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "cache-control": "no-store",
-      ...(requestId ? { "x-request-id": requestId } : {}),
+  return new Response(
+    JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    {
+      status,
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        ...(requestId ? { "x-request-id": requestId } : {}),
+      },
     },
-  });
+  );
 }
 
 async function readBodyText(req: Request, options: { body?: unknown; maxBodyBytes?: number }): Promise<string> {
@@ -122,7 +143,10 @@ function errorResponse(err: unknown, requestId: string, req: Request): Response 
     return json(errorBody(appErr), appErr.status, requestId);
   }
   log.error("unhandled error", { requestId, method: req.method, path: new URL(req.url).pathname, err });
-  const internal = new AppError("internal", "Something went wrong on our side. Try again; if it persists, quote the request id.");
+  const internal = new AppError(
+    "internal",
+    "Something went wrong on our side. Try again; if it persists, quote the request id.",
+  );
   return json(errorBody(internal, requestId), 500, requestId);
 }
 

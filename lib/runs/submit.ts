@@ -12,7 +12,7 @@ import { requireRunnableVersion } from "../installs/runnable";
 import { ONLINE_WINDOW_MS } from "../links/service";
 import { LIMIT_CAPS, type PinnedInput } from "../protocol";
 import { OWN_LINKS_FIRST_MS } from "./constants";
-import { endPendingStep, submitJob, type SubmitOutcome as Submitted } from "./lifecycle";
+import { endPendingStep, settleSubmission, submitJob, type SubmitOutcome as Submitted } from "./lifecycle";
 
 export type SubmitOutcome = Submitted | { kind: "blocked"; reason: string } | { kind: "no_node" };
 
@@ -50,6 +50,13 @@ export function checkLimits(limits: Tool["limits"]) {
  * the step's lock; this prepares what it needs.
  */
 export async function submitStepJob(stepId: string, agentAlone: boolean): Promise<SubmitOutcome> {
+  const outcome = await submitOnce(stepId, agentAlone);
+  // Whatever it came to, nothing is owed from the outbox now (a queued job settled it already).
+  if (outcome.kind !== "queued") await settleSubmission(stepId);
+  return outcome;
+}
+
+async function submitOnce(stepId: string, agentAlone: boolean): Promise<SubmitOutcome> {
   const step = await db.step.findUniqueOrThrow({
     where: { id: stepId },
     include: {

@@ -5,12 +5,17 @@
 // (a disable whose cancellation was interrupted, a version retired, a Link revoked).
 import "server-only";
 import { db } from "../db";
-import { cancelJob, CANCEL_WORDS, expireDueStep, sweepOne, type CancelReason } from "./lifecycle";
+import { log } from "../log";
+import { cancelJob, CANCEL_WORDS, expireDueStep, owedSubmissions, sweepOne, type CancelReason } from "./lifecycle";
+import { submitStepJob } from "./submit";
 
 /** At most this many rows of each kind per sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 200;
 
-export type SweepCounts = { ttls: number; leases: number; steps: number; withdrawn: number };
+/** A grant call's submission is owed by the sweep once its own request had this long to make it. */
+const OUTBOX_GRACE_MS = 5_000;
+
+export type SweepCounts = { ttls: number; leases: number; steps: number; withdrawn: number; submitted: number };
 
 async function drain(next: () => Promise<{ applied: boolean; found: boolean }>): Promise<number> {
   let applied = 0;
@@ -35,7 +40,20 @@ export async function sweepDispatch(now = new Date()): Promise<SweepCounts> {
     const expired = await expireDueStep(now);
     return { applied: expired !== null, found: expired !== null };
   });
-  return { ttls, leases, steps, withdrawn: await withdrawUnrunnable() };
+  return { ttls, leases, steps, withdrawn: await withdrawUnrunnable(), submitted: await submitOwed(now) };
+}
+
+/** The transactional outbox: grant calls that were stored but whose job was not submitted. */
+async function submitOwed(now: Date): Promise<number> {
+  let submitted = 0;
+  for (const stepId of await owedSubmissions(OUTBOX_GRACE_MS, now)) {
+    try {
+      if ((await submitStepJob(stepId, true)).kind === "queued") submitted++;
+    } catch (err) {
+      log.warn("sweep.submit_failed", { stepId, err });
+    }
+  }
+  return submitted;
 }
 
 /** Active jobs whose version was retired or failed, whose install is gone or off, or whose Link was revoked. */

@@ -8,10 +8,18 @@ import type { Tool } from "../contracts/types";
 import { db, Prisma, type Step } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
+import { log } from "../log";
 import { grantAlwaysAllow, hasAlwaysAllow, requireRunnableInstall } from "../installs";
 import { netPolicySchema, type NetPolicy } from "../protocol";
 import { NET_WORDS } from "../registry/plain-words";
-import { createStep, endPendingStep, EXPIRY_WORDS, isStepFinal, recordApproval } from "../runs/lifecycle";
+import {
+  createStep,
+  endPendingStep,
+  EXPIRY_WORDS,
+  isStepFinal,
+  recordApproval,
+  releaseStepKey,
+} from "../runs/lifecycle";
 import { submitStepJob } from "../runs/submit";
 import { ranOnWords } from "../runs/view";
 
@@ -43,8 +51,29 @@ function validatorFor(versionId: string, tool: Tool): ValidateFunction {
 
 export type CallRequest = { skill: string; tool: string; input: unknown };
 
-/** POST /api/v1/steps: validates everything, records the step, and runs it at once under a grant. */
-export async function createSkillRunStep(agent: AgentPrincipal, call: CallRequest) {
+/**
+ * POST /api/v1/steps: validates everything, records the step, and runs it at once under a grant.
+ * With an idempotency key the same call twice makes one step: the second gets the first one back.
+ * Once the step is stored the call is answered with it, whatever fails after: a grant's submission
+ * that does not go through now is made by the dispatch sweep from the step's outbox row.
+ */
+export async function createSkillRunStep(
+  agent: AgentPrincipal,
+  call: CallRequest,
+  options: { idempotencyKey?: string | null } = {},
+) {
+  const key = options.idempotencyKey ?? null;
+  if (key) {
+    const earlier = await db.step.findFirst({
+      where: {
+        agentId: agent.agentId,
+        idempotencyKey: key,
+        createdAt: { gt: new Date(Date.now() - KEY_REUSE_AFTER_MS) },
+      },
+      include: agentInclude,
+    });
+    if (earlier) return stepForAgent(earlier);
+  }
   const ref = SKILL_REF.exec(call.skill);
   if (!ref)
     throw new AppError("step.skill_ref_invalid", 'Name the skill as "<slug>@<version>", e.g. "csv-stats@1.2.0".');
@@ -75,25 +104,60 @@ export async function createSkillRunStep(agent: AgentPrincipal, call: CallReques
 
   const grant = await hasAlwaysAllow({ userId: agent.userId, versionId: row.id, tool: tool.name });
   const now = new Date();
-  const step = await createStep(
-    {
-      userId: agent.userId,
-      projectId: agent.projectId,
-      agentId: agent.agentId,
-      versionId: row.id,
-      kind: SKILL_RUN_KIND,
-      label: SKILL_RUN_LABEL,
-      target: skillRunTarget(slug, version, tool.name, tool.net),
-      tool: tool.name,
-      input: call.input as Prisma.InputJsonValue,
-      net: tool.net,
-      approval: grant ? "grant" : null,
-      expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
-    },
-    !grant,
-  );
-  if (grant) await submitStepJob(step.id, true);
-  return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: step.id }, include: agentInclude }));
+  const data = {
+    userId: agent.userId,
+    projectId: agent.projectId,
+    agentId: agent.agentId,
+    versionId: row.id,
+    kind: SKILL_RUN_KIND,
+    label: SKILL_RUN_LABEL,
+    target: skillRunTarget(slug, version, tool.name, tool.net),
+    tool: tool.name,
+    input: call.input as Prisma.InputJsonValue,
+    net: tool.net,
+    approval: grant ? ("grant" as const) : null,
+    expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
+    idempotencyKey: key,
+  };
+  const step = await createKeyedStep(agent, data, grant ? "submit" : "awaits_person");
+  if (!step.created) return stepForAgent(step.step);
+  if (grant) {
+    try {
+      await submitStepJob(step.step.id, true);
+    } catch (err) {
+      log.warn("step.submit_deferred", { stepId: step.step.id, err });
+    }
+  }
+  try {
+    return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: step.step.id }, include: agentInclude }));
+  } catch (err) {
+    log.warn("step.reread_failed", { stepId: step.step.id, err });
+    return stepForAgent({ ...step.step, job: null });
+  }
+}
+
+/** After a day a key may name a new call: the old step lets go of it. */
+const KEY_REUSE_AFTER_MS = 24 * 60 * 60_000;
+
+async function createKeyedStep(
+  agent: AgentPrincipal,
+  data: Parameters<typeof createStep>[0],
+  mode: Parameters<typeof createStep>[1],
+): Promise<{ created: true; step: Step } | { created: false; step: AgentStep }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { created: true, step: await createStep(data, mode) };
+    } catch (err) {
+      const clash = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+      if (!clash || !data.idempotencyKey || attempt > 0) throw err;
+      // The same call at the same moment: the one that got in first is the answer.
+      const where = { agentId: agent.agentId, idempotencyKey: data.idempotencyKey };
+      const existing = await db.step.findFirst({ where, include: agentInclude });
+      if (existing && existing.createdAt.getTime() > Date.now() - KEY_REUSE_AFTER_MS)
+        return { created: false, step: existing };
+      if (existing) await releaseStepKey(existing.id);
+    }
+  }
 }
 
 const netOf = (step: Pick<Step, "net">): NetPolicy => netPolicySchema.parse(step.net);

@@ -188,6 +188,8 @@ describe("the off switch sticks", () => {
     expect((await aliceHome.cli(["skills", "off"])).status).toBe(0);
     const epoch = (await aliceHome.state()).runner_epoch;
     const job = await queuedJobNobodyElseTakes(versions["text-tools"]!, "slugify");
+    // It must outlive the window (its 120 s TTL would otherwise end it first).
+    await env.db.runJob.update({ where: { id: job.id }, data: { expiresAt: new Date(Date.now() + OFF_WINDOW_MS + 60_000) } });
     const watchUntil = Date.now() + OFF_WINDOW_MS;
     while (Date.now() < watchUntil) {
       const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });

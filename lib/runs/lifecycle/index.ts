@@ -2,7 +2,16 @@
 // Every change of state is a transition of ./table.ts, applied in one transaction.
 export * from "./table";
 export { Effects } from "./effects";
-export { createStep, endPendingStep, expireDueStep, recordApproval, lockStep } from "./steps";
+export {
+  createStep,
+  endPendingStep,
+  expireDueStep,
+  recordApproval,
+  lockStep,
+  owedSubmissions,
+  settleSubmission,
+  releaseStepKey,
+} from "./steps";
 export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
 export {
   claimJob,

@@ -23,16 +23,43 @@ const approvalTimer = (step: Pick<Step, "id" | "expiresAt">) => ({
 });
 
 /**
- * Records a new step waiting for approval (`pending_approval`). With `awaitsPerson` the person is
- * told and the approval window's timer set; a step under a grant is submitted at once instead.
+ * Records a new step waiting for approval (`pending_approval`). A step the person must decide is
+ * announced and its approval window's timer set. A step under a grant is written together with its
+ * outbox row (one transaction): the caller submits it at once, and if that fails the dispatch sweep
+ * submits it from the outbox. The call is answered either way.
  */
 export async function createStep(
   data: Omit<Prisma.StepUncheckedCreateInput, "status" | "id">,
-  awaitsPerson: boolean,
+  mode: "awaits_person" | "submit",
 ): Promise<Step> {
-  const step = await db.step.create({ data: { ...data, status: "pending_approval" } });
-  if (awaitsPerson) await new Effects().stepChanged(step).timer(approvalTimer(step)).run();
+  const step = await db.$transaction(async (tx) => {
+    const created = await tx.step.create({ data: { ...data, status: "pending_approval" } });
+    if (mode === "submit") await tx.stepOutbox.create({ data: { stepId: created.id } });
+    return created;
+  });
+  if (mode === "awaits_person") await new Effects().stepChanged(step).timer(approvalTimer(step)).run();
   return step;
+}
+
+/** A step older than a day lets go of its call's idempotency key, so the key may name a new call. */
+export async function releaseStepKey(stepId: string): Promise<void> {
+  await db.step.update({ where: { id: stepId }, data: { idempotencyKey: null } });
+}
+
+/** Steps whose submission is still owed (their outbox row is older than `olderThanMs`). */
+export async function owedSubmissions(olderThanMs: number, now = new Date(), take = 200): Promise<string[]> {
+  const rows = await db.stepOutbox.findMany({
+    where: { createdAt: { lte: new Date(now.getTime() - olderThanMs) } },
+    orderBy: { createdAt: "asc" },
+    select: { stepId: true },
+    take,
+  });
+  return rows.map((r) => r.stepId);
+}
+
+/** The submission of this step is settled (done, or it ended another way): its outbox row goes. */
+export async function settleSubmission(stepId: string, tx: DbTx = db): Promise<void> {
+  await tx.stepOutbox.deleteMany({ where: { stepId } });
 }
 
 /** Ends a step that has no job: `deny`, `expire`, `noNode`, `insufficientBalance`, `block`, `cancel`. */

@@ -19,7 +19,7 @@ import {
 } from "../../protocol";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
-import { awaitPerson, lockStep } from "./steps";
+import { awaitPerson, lockStep, settleSubmission } from "./steps";
 import { stepMayMove } from "./table";
 
 export type SubmitPlan = {
@@ -114,8 +114,9 @@ export async function submitJob(plan: SubmitPlan): Promise<SubmitOutcome> {
       agentId: step.agentId,
       skillSlug: plan.skillSlug,
     });
-    // STEP_ONLY.submit: pending_approval → queued.
+    // STEP_ONLY.submit: pending_approval → queued; nothing is owed from the outbox any more.
     await tx.step.update({ where: { id: step.id }, data: { status: "queued", decidedAt: plan.now, message: null } });
+    await settleSubmission(step.id, tx);
     effects
       .stepChanged(step)
       .jobQueued(step.userId)

@@ -5,6 +5,7 @@ import { publishFromRequest } from "@/lib/registry/publish-request";
 export const POST = route({
   auth: apiPrincipal,
   query: z.object({ dry_run: z.enum(["0", "1", "true", "false"]).optional() }),
+  idempotent: true,
   handler: async ({ principal, req, query, requestId }) => {
     const dryRun = query.dry_run === "1" || query.dry_run === "true";
     const result = await publishFromRequest(principal.userId, req, { dryRun });
