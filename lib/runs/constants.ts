@@ -19,7 +19,7 @@ export const START_LEASE_MS = 15_000;
  * runs out only when the Link has gone silent. A job that started is then expired, never run again
  * elsewhere: a Link that is cut off may still be running it.
  */
-export const RUNNING_LEASE_MS = 20_000;
+export const RUNNING_LEASE_MS = 30_000;
 /**
  * A running job's lease never reaches past its wall time plus this from its start: time for its
  * Link to deliver the result through retries. Past it the job expires; a result still on its way

@@ -73,16 +73,16 @@ export class LinkRunner {
   }
 
   private async beat() {
-    const state = readState(this.home);
-    const running = [...new Set([...this.held.keys(), ...this.outbox.pending()])].slice(0, 32);
     try {
+      const state = readState(this.home);
+      const running = [...new Set([...this.held.keys(), ...this.outbox.pending()])].slice(0, 32);
       const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", { ...this.report(state), running });
       this.obey(answer, state.runner_epoch);
     } catch (err) {
       if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
         for (const controller of this.held.values()) controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
       }
-      // Otherwise the next beat tries again; a lease outlives a few missed beats.
+      // Otherwise the next beat tries again; a lease outlives several missed beats.
     }
     this.scheduleHeartbeat(this.held.size || this.outbox.pending().length ? HEARTBEAT_BUSY_MS : HEARTBEAT_IDLE_MS);
   }
