@@ -1,6 +1,7 @@
 // `openvibe publish DIR`: checks the bundle locally with the registry's own contract code, then
 // uploads the folder's files as one multipart request and prints the listing URL.
 import { readdir, readFile, stat } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { loadBundle } from "../lib/contracts";
 import type { ContractError } from "../lib/contracts";
@@ -40,14 +41,18 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
   out.line(`▸ Uploading ${files.size} files (${formatBytes(bytes)}) to ${o.server}${o.dryRun ? " (dry run)" : ""}…`);
   const form = new FormData();
   for (const [name, data] of files) form.append("file", new Blob([new Uint8Array(data)]), name);
+  // One body, one key: a retry after a lost answer sends exactly the same request, so the
+  // registry does it once and answers it again.
+  const encoded = new Response(form);
+  const request = {
+    body: await encoded.arrayBuffer(),
+    contentType: encoded.headers.get("content-type") ?? "multipart/form-data",
+    key: randomUUID(),
+  };
   let res: Response;
   try {
     const query = new URLSearchParams({ ...(o.dryRun ? { dry_run: "1" } : {}), ...(o.version ? { version: o.version } : {}) });
-    res = await fetch(`${o.server.replace(/\/$/, "")}/api/v1/skills${query.size ? `?${query}` : ""}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${o.token}` },
-      body: form,
-    });
+    res = await sendWithRetries(`${o.server.replace(/\/$/, "")}/api/v1/skills${query.size ? `?${query}` : ""}`, o.token, request, out);
   } catch (err) {
     out.error(`Could not reach ${o.server}: ${(err as Error).message}. Is the server running? Set --server.`);
     return 1;
@@ -72,6 +77,38 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
   }
   out.line(`  ${body.url}`);
   return 0;
+}
+
+const RETRIES = 4;
+
+/** Network errors, 5xx, 429 and a first attempt still in flight are tried again with the same key. */
+async function sendWithRetries(
+  url: string,
+  token: string,
+  request: { body: ArrayBuffer; contentType: string; key: string },
+  out: Out,
+): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    let res: Response | null = null;
+    let failure: unknown = null;
+    try {
+      res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": request.contentType, "idempotency-key": request.key },
+        body: request.body,
+      });
+    } catch (err) {
+      failure = err;
+    }
+    const again = res === null || res.status >= 500 || res.status === 429 || res.headers.get("retry-after") !== null;
+    if (!again || attempt >= RETRIES) {
+      if (res) return res;
+      throw failure;
+    }
+    const wait = Math.min(8, Number(res?.headers.get("retry-after")) || 2 ** (attempt - 1)) * 1000;
+    out.line(`  ${res ? `the registry answered ${res.status}` : "no answer"}; trying again in ${wait / 1000} s (same request, same key)…`);
+    await new Promise((r) => setTimeout(r, wait));
+  }
 }
 
 async function collect(dir: string, rel = "", files = new Map<string, Buffer>()): Promise<Map<string, Buffer>> {

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../lib/links/signing";
+import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../lib/protocol/signing";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (path: string) => `${BASE}${path}`;
@@ -145,8 +145,12 @@ test("links: a pairing code comes with its command; a revoked Link's next reques
   const key = generateLinkKeyPair();
   const paired = await signedPost(request, "/api/link/v1/pair", key, key.publicKey, { code, name: "e2e laptop" });
   expect(paired.status()).toBe(201);
-  const { linkId } = (await paired.json()) as { linkId: string };
-  const beat = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, { runner: "on", pool: true });
+  const { link_id: linkId } = (await paired.json()) as { link_id: string };
+  const beat = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, {
+    runner: "on",
+    runner_epoch: 1,
+    pool: true,
+  });
   expect(beat.status()).toBe(200);
 
   // The page watches for the new Link while the code is shown.
@@ -156,12 +160,27 @@ test("links: a pairing code comes with its command; a revoked Link's next reques
   await expect(row).toContainText("online");
   await expect(row).toContainText("Skill runner");
   await expect(row.locator("dd").nth(1)).toHaveText("on");
-  await expect(row.locator("dd").nth(2)).toHaveText("yes");
+  // Offered, but a person's own machine serves nobody else until OpenVibe approves it for the pool.
+  await expect(row.locator("dd").nth(2)).toHaveText("offered; it serves only you until OpenVibe approves it");
+
+  // The dashboard turns the runner off (never on); the machine's next report of "on" does not undo it.
+  await page.getByRole("button", { name: "Turn the skill runner of e2e laptop off" }).click();
+  await expect(row.locator("dd").nth(1)).toContainText("turned off here");
+  const again = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, {
+    runner: "on",
+    runner_epoch: 1,
+    pool: true,
+  });
+  expect(await again.json()).toMatchObject({ runner: "off" });
 
   await page.getByRole("button", { name: "Revoke e2e laptop" }).click();
   await page.getByRole("button", { name: "Yes, revoke" }).click();
   await expect(row).toContainText("revoked");
-  const refused = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, { runner: "on", pool: true });
+  const refused = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, {
+    runner: "on",
+    runner_epoch: 2,
+    pool: true,
+  });
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toMatchObject({ error: { code: "link.revoked" } });
 });
@@ -249,10 +268,9 @@ test.describe("with the demo catalogue", () => {
     const { code } = (await (await r.post(url("/api/v1/links/pairing-codes"))).json()) as { code: string };
     const key = generateLinkKeyPair();
     const paired = await signedPost(r, "/api/link/v1/pair", key, key.publicKey, { code, name: "e2e runner" });
-    const { linkId } = (await paired.json()) as { linkId: string };
-    expect((await signedPost(r, "/api/link/v1/heartbeat", key, linkId, { runner: "on", pool: false })).status()).toBe(
-      200,
-    );
+    const { link_id: linkId } = (await paired.json()) as { link_id: string };
+    const beat = { runner: "on", runner_epoch: 1, pool: false };
+    expect((await signedPost(r, "/api/link/v1/heartbeat", key, linkId, beat)).status()).toBe(200);
     const input = { text: "<img src=x onerror=alert(1)> hi" };
     const step = await r.post(url("/api/v1/steps"), {
       headers: { authorization: `Bearer ${token}` },

@@ -80,7 +80,7 @@ describe("openvibe-link exec", () => {
   it("honours --wall-ms and --mem-bytes", () => {
     writeFileSync(path.join(dir, "spin.js"), "while (true) {}");
     writeFileSync(path.join(dir, "hog.js"), "const a = []; for (;;) a.push(Buffer.alloc(4 << 20, 1));");
-    const spin = JSON.parse(exec(["--entry", "spin.js", "--input", inputFile, "--wall-ms", "300", dir]).stdout);
+    const spin = JSON.parse(exec(["--entry", "spin.js", "--input", inputFile, "--wall-ms", "1000", dir]).stdout);
     expect(spin.status).toBe("timeout");
     const hog = JSON.parse(exec(["--entry", "hog.js", "--input", inputFile, "--mem-bytes", "50000000", dir]).stdout);
     expect(hog.status).toBe("oom");

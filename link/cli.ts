@@ -15,7 +15,8 @@ const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|ope
 const USAGE = `usage:
   openvibe-link pair CODE [--server URL] [--name NAME]   pair this machine (code from the dashboard's Links page)
   openvibe-link skills on|off                           turn the skill runner on or off (off until you turn it on)
-  openvibe-link run [--pool]                            take jobs; --pool also offers this machine to everyone's jobs
+  openvibe-link run [--pool]                            take jobs; --pool offers this machine to OpenVibe's pool (it serves
+                                                        others only once an operator approves it)
   openvibe-link status                                  show this Link and whether the server accepts it
   ${EXEC_USAGE}`;
 
@@ -54,7 +55,7 @@ function readInput(file: string): Buffer {
     bytes = readFileSync(file);
   } catch (err) {
     if (err instanceof LinkError) throw err;
-    throw new LinkError("link.exec.input_unreadable", `Cannot read the input ${file}: ${(err as Error).message}`);
+    throw new LinkError("link.exec.input_unreadable", `Cannot read the input ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
     JSON.parse(bytes.toString("utf8"));
@@ -159,8 +160,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(rest);
   } catch (err) {
-    const code = err instanceof LinkError ? err.code : (err as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? "link.usage" : "link.internal";
-    process.stderr.write(`${JSON.stringify({ error: { code, message: (err as Error).message } })}\n`);
+    const nodeCode = err instanceof Error && "code" in err ? err.code : undefined;
+    const code = err instanceof LinkError ? err.code : nodeCode === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? "link.usage" : "link.internal";
+    process.stderr.write(`${JSON.stringify({ error: { code, message: err instanceof Error ? err.message : String(err) } })}\n`);
     return 2;
   }
 }

@@ -4,42 +4,29 @@
 import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { MAX_JOB_INPUTS, pinnedInputSchema, type PinnedInput } from "../lib/protocol";
 import { LinkError } from "./errors";
 
-export type PinnedInput = { name: string; media_id: string; sha256: string; size_bytes: number };
+export type { PinnedInput };
 export type FetchMedia = (mediaId: string) => Promise<Uint8Array>;
 
-export const MAX_INPUTS = 32;
-// A relative path of plain segments (a skill's code may live in folders, e.g. tools/stats.js);
-// no segment may start with a dot, so nothing can climb out of the job folder.
-const INPUT_NAME = /^(?=.{1,200}$)[A-Za-z0-9][A-Za-z0-9._-]{0,127}(\/[A-Za-z0-9][A-Za-z0-9._-]{0,127})*$/;
-const MEDIA_ID = /^med_[0-9A-HJKMNP-TV-Z]{26}$/;
-const SHA256 = /^[0-9a-f]{64}$/;
+export const MAX_INPUTS = MAX_JOB_INPUTS;
 const LOCAL_MAX_FILES = 256;
 const LOCAL_MAX_BYTES = 32 * 1024 * 1024;
 
+/** A job's inputs, checked with the protocol's schema; each refusal says which input and why. */
 export function parsePinnedInputs(value: unknown): PinnedInput[] {
   if (!Array.isArray(value) || value.length > MAX_INPUTS) {
     throw new LinkError("run.job.inputs_invalid", `inputs must be an array of at most ${MAX_INPUTS}.`);
   }
   const names = new Set<string>();
-  return value.map((raw, i) => {
-    const input = raw as Partial<PinnedInput> | null;
-    const ok =
-      input !== null &&
-      typeof input === "object" &&
-      typeof input.name === "string" &&
-      INPUT_NAME.test(input.name) &&
-      typeof input.media_id === "string" &&
-      MEDIA_ID.test(input.media_id) &&
-      typeof input.sha256 === "string" &&
-      SHA256.test(input.sha256) &&
-      Number.isSafeInteger(input.size_bytes) &&
-      (input.size_bytes as number) >= 0;
-    if (!ok) throw new LinkError("run.job.inputs_invalid", `inputs[${i}] needs name, media_id (med_…), sha256 (lowercase hex) and size_bytes.`);
-    if (names.has(input.name!)) throw new LinkError("run.job.inputs_invalid", `inputs[${i}] repeats the name ${input.name}.`);
-    names.add(input.name!);
-    return { name: input.name!, media_id: input.media_id!, sha256: input.sha256!, size_bytes: input.size_bytes! };
+  return value.map((raw: unknown, i) => {
+    const parsed = pinnedInputSchema.safeParse(raw);
+    if (!parsed.success) throw new LinkError("run.job.inputs_invalid", `inputs[${i}] needs name, media_id (med_…), sha256 (lowercase hex) and size_bytes.`);
+    const input = parsed.data;
+    if (names.has(input.name)) throw new LinkError("run.job.inputs_invalid", `inputs[${i}] repeats the name ${input.name}.`);
+    names.add(input.name);
+    return input;
   });
 }
 

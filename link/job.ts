@@ -1,13 +1,27 @@
-// One job end to end on this Link: lay and verify the pinned inputs, run the tool in the sandbox,
-// clean up. The result is the shape a Link reports to the server.
+// One job end to end on this Link: lay and verify the pinned inputs, check once more that the job
+// may still run, run the tool in the sandbox, clean up. The result is the shape a Link reports.
+import type { LinkRunResult, Limits, NetPolicy } from "../lib/protocol";
 import { LinkError } from "./errors";
 import { layPinnedInputs, parseEntry, type FetchMedia, type PinnedInput } from "./inputs";
-import type { JobResult, Limits, NetPolicy } from "./sandbox/policy";
 import { refused, type Sandbox } from "./sandbox/run";
 
-export type SkillJob = { entry: string; input: unknown; inputs: PinnedInput[]; net: NetPolicy; limits: Limits };
+export type SkillJob = {
+  entry: string;
+  input: unknown;
+  inputs: PinnedInput[];
+  net: NetPolicy;
+  limits: Limits;
+  /** Withdrawn by the server: nothing more starts, a running tool is killed (`cancelled`). */
+  signal?: AbortSignal;
+  /** The last word before the sandbox starts: a refusal (e.g. `run.job.revoked`) or null to run. */
+  lastCheck?: () => { code: string; message: string } | null;
+};
 
-export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: FetchMedia): Promise<JobResult> {
+export function cancelledResult(started: number): LinkRunResult {
+  return { status: "cancelled", output: null, stderr: "", exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null };
+}
+
+export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: FetchMedia): Promise<LinkRunResult> {
   const started = performance.now();
   const folder = sandbox.newJobFolder();
   try {
@@ -23,9 +37,12 @@ export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: F
     try {
       entry = parseEntry(job.entry);
     } catch (err) {
-      return refused(started, (err as LinkError).code, (err as Error).message);
+      return refused(started, err instanceof LinkError ? err.code : "link.exec.entry_invalid", err instanceof Error ? err.message : String(err));
     }
-    return await sandbox.run({ folder, entry, input: Buffer.from(JSON.stringify(job.input ?? null)), net: job.net, limits: job.limits });
+    if (job.signal?.aborted) return cancelledResult(started);
+    const refusal = job.lastCheck?.();
+    if (refusal) return refused(started, refusal.code, refusal.message);
+    return await sandbox.run({ folder, entry, input: Buffer.from(JSON.stringify(job.input ?? null)), net: job.net, limits: job.limits, signal: job.signal });
   } finally {
     await sandbox.idle();
     sandbox.removeJobFolder(folder);

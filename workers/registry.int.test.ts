@@ -94,6 +94,31 @@ describe("startWorkers", () => {
     }
   });
 
+  it("makes a schedule again when it vanishes from Redis, within one check", async () => {
+    const scheduled = `registry-watch-${randomBytes(4).toString("hex")}`;
+    const definition = {
+      queue: scheduled,
+      jobs: [defineJob({ name: "test.sweep", schema: z.object({}), handle: async () => "swept" })],
+      schedules: [{ name: "test.sweep", everyMs: 60_000 }],
+    };
+    const watched = startWorkers([definition], { watchEveryMs: 300 });
+    const bull = bullConnection();
+    const probe = new Queue(scheduled, bull);
+    try {
+      await expect.poll(async () => (await probe.getJobSchedulers()).length, { timeout: 10_000 }).toBe(1);
+      await probe.removeJobScheduler("test.sweep");
+      expect(await probe.getJobScheduler("test.sweep")).toBeFalsy();
+      await expect
+        .poll(async () => (await probe.getJobScheduler("test.sweep"))?.every, { timeout: 5_000 })
+        .toBe(60_000);
+    } finally {
+      await watched.close();
+      await probe.obliterate({ force: true });
+      await probe.close();
+      await bull.connection.quit();
+    }
+  });
+
   it("refuses a schedule for a job the queue does not define, before starting anything", () => {
     expect(() =>
       startWorkers([{ queue: "never-started", jobs: [], schedules: [{ name: "test.nothing", everyMs: 1000 }] }]),

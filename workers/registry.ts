@@ -52,7 +52,7 @@ export function processorFor(definition: QueueDefinition) {
 export type WorkerHost = { workers: Worker[]; close: () => Promise<void> };
 
 /** Starts one Worker per queue definition. */
-export function startWorkers(definitions: QueueDefinition[]): WorkerHost {
+export function startWorkers(definitions: QueueDefinition[], options: { watchEveryMs?: number } = {}): WorkerHost {
   const names = definitions.map((d) => d.queue);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new Error(`queue ${twice} is defined twice`);
@@ -80,23 +80,47 @@ export function startWorkers(definitions: QueueDefinition[]): WorkerHost {
     );
     return worker;
   });
+  const watchdogs: NodeJS.Timeout[] = [];
   const queues = definitions
     .filter((d) => d.schedules?.length)
     .map((definition) => {
       const bull = bullConnection();
       connections.push(bull.connection);
       const queue = new Queue(definition.queue, bull);
-      for (const { name, everyMs } of definition.schedules ?? []) {
-        // Upserted by name, so every host start (and every copy) keeps exactly one schedule.
+      const upsert = (name: string, everyMs: number) =>
+        // Upserted by name, so every host start (and every copy) keeps exactly one schedule; an upsert
+        // of an unchanged schedule keeps its next run where it was.
         queue
           .upsertJobScheduler(name, { every: everyMs }, { name, data: {} })
           .catch((err: unknown) => log.error("worker.schedule_failed", { queue: definition.queue, name, err }));
+      const schedules = definition.schedules ?? [];
+      for (const { name, everyMs } of schedules) void upsert(name, everyMs);
+      // Redis keeps nothing PostgreSQL cannot rebuild, schedules included: after a reconnect (a
+      // restarted Redis) they are made again at once, and each interval the host checks they are
+      // still there (keys can vanish without a reconnect) and makes any that is missing.
+      bull.connection.on("ready", () => {
+        for (const { name, everyMs } of schedules) void upsert(name, everyMs);
+      });
+      for (const { name, everyMs } of schedules) {
+        const watchdog = setInterval(() => {
+          queue
+            .getJobScheduler(name)
+            .then((found) => {
+              if (found) return;
+              log.warn("worker.schedule_restored", { queue: definition.queue, name });
+              return upsert(name, everyMs);
+            })
+            .catch((err: unknown) => log.warn("worker.schedule_check_failed", { queue: definition.queue, name, err }));
+        }, options.watchEveryMs ?? everyMs);
+        watchdog.unref();
+        watchdogs.push(watchdog);
       }
       return queue;
     });
   return {
     workers,
     close: async () => {
+      for (const watchdog of watchdogs) clearInterval(watchdog);
       await Promise.all([...workers.map((w) => w.close()), ...queues.map((q) => q.close())]);
       // BullMQ leaves a connection it was given open.
       await Promise.all(connections.map((c) => c.quit().catch(() => undefined)));

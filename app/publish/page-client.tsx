@@ -151,7 +151,11 @@ export function PublishClient() {
     const checked = phase.checked;
     setPhase({ name: "publishing", checked });
     try {
-      const res = await fetch(skillsUrl(false, version), { method: "POST", body: formOf(bundle) });
+      const res = await fetch(skillsUrl(false, version), {
+        method: "POST",
+        headers: { "idempotency-key": crypto.randomUUID() },
+        body: formOf(bundle),
+      });
       if (res.ok) setPhase({ name: "published", checked: (await res.json()) as Checked });
       else setPhase({ name: "failed", checked, ...(await problemOf(res)) });
     } catch {

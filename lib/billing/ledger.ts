@@ -4,6 +4,7 @@
 import "server-only";
 import { db, type DbTx, type LedgerKind } from "../db";
 import { AppError } from "../errors";
+import { releaseAllowance } from "./allowance";
 import { chargeFor, formatMicros, type Placement } from "./rates";
 
 type Tx = DbTx;
@@ -77,18 +78,37 @@ export async function holdForRun(
   });
 }
 
+/** Why a run ends, for the settlement's memo: only `ran` uses any of its hold. */
+export type RunEnding = "ran" | "never_ran" | "cancelled" | "expired_unreported";
+
+const ENDING_MEMO: Record<Exclude<RunEnding, "ran">, string> = {
+  never_ran: "Run did not run: hold returned",
+  cancelled: "Run cancelled: hold returned",
+  // Its Link reported that it started, and its result never arrived in time: it may have run.
+  expired_unreported: "Run expired before its result arrived: hold returned",
+};
+
 /**
  * Settles a finished run: gives back the part of the hold it did not use (per started second at
- * its placement's rate; nothing used when it never ran). Recorded once, whatever is retried.
+ * its placement's rate; nothing used unless it ran). Recorded once, whatever is retried. The
+ * refund of a solo run goes back to the agent's allowance too.
  */
 export async function settleRun(
   tx: Tx,
-  p: { userId: string; jobId: string; wallMs: number | null; placement: Placement | null },
+  p: {
+    userId: string;
+    jobId: string;
+    ending: RunEnding;
+    wallMs: number | null;
+    placement: Placement | null;
+    /** Set when the hold's agent ran it alone: when its allowance was reserved. */
+    solo?: { reservedAt: Date } | null;
+  },
 ): Promise<{ chargedMicros: bigint; settled: boolean }> {
   const hold = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: holdKey(p.jobId) } });
   if (!hold) return { chargedMicros: 0n, settled: false };
   const held = -hold.amountMicros;
-  const used = p.wallMs === null || p.placement === null ? 0n : chargeFor(p.wallMs, p.placement);
+  const used = p.ending === "ran" && p.wallMs !== null && p.placement !== null ? chargeFor(p.wallMs, p.placement) : 0n;
   const charged = used < held ? used : held;
   const refund = held - charged;
   const settled = await append(tx, {
@@ -97,24 +117,15 @@ export async function settleRun(
     amountMicros: refund,
     idempotencyKey: settleKey(p.jobId),
     memo:
-      p.wallMs === null
-        ? "Run did not run: hold returned"
-        : `Run settled: ${formatMicros(charged)} for ${Math.ceil((p.wallMs ?? 0) / 1000) || 1} s`,
+      p.ending === "ran"
+        ? `Run settled: ${formatMicros(charged)} for ${Math.ceil((p.wallMs ?? 0) / 1000) || 1} s`
+        : ENDING_MEMO[p.ending],
     jobId: p.jobId,
     agentId: hold.agentId,
     skillSlug: hold.skillSlug ?? undefined,
   });
+  if (settled && p.solo && hold.agentId) await releaseAllowance(tx, hold.agentId, refund, p.solo.reservedAt);
   return { chargedMicros: charged, settled };
-}
-
-/** What an agent spent today (UTC) on runs: holds minus their refunds. */
-export async function agentSpentToday(agentId: string, tx: Tx = db, now = new Date()): Promise<bigint> {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const sum = await tx.ledgerEntry.aggregate({
-    where: { agentId, createdAt: { gte: start }, kind: { in: ["charge", "refund"] } },
-    _sum: { amountMicros: true },
-  });
-  return -(sum._sum.amountMicros ?? 0n);
 }
 
 /** Adds money through the payment provider's confirmed payment (idempotent per payment id). */

@@ -109,6 +109,8 @@ const SKILL_CASES: Record<Exclude<keyof typeof BULLET, "listing">, Cases> = {
       "net-unknown": [["/tools/0/net", "contract.schema"]],
       "wall-ms-over-cap": [["/tools/0/limits/wall_ms", "contract.schema"]],
       "mem-bytes-over-cap": [["/tools/0/limits/mem_bytes", "contract.schema"]],
+      "wall-ms-under-minimum": [["/tools/0/limits/wall_ms", "contract.schema"]],
+      "mem-bytes-under-minimum": [["/tools/0/limits/mem_bytes", "contract.schema"]],
       "limits-unknown-field": [["/tools/0/limits/cpu_ms", "contract.schema"]],
     },
   },

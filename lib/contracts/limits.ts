@@ -1,6 +1,8 @@
 // The caps and patterns of the skill and listing contracts, named once. The JSON Schema files under
 // ./schemas state the same numbers (schemas are the published source of truth); limits.test.ts
-// proves the two agree, so changing one without the other fails the suite.
+// proves the two agree, so changing one without the other fails the suite. What a job may ask of
+// the Link (limits, `net`) comes from lib/protocol, the module the Link shares.
+import { INTEGRITY_PATTERN, LIMITS, MEDIA_ID_PATTERN, NET_DEFAULT, NET_POLICIES, SHA256_PATTERN } from "../protocol";
 
 export const SKILL_V1 = "actor.skill@1";
 export const SKILL_V2 = "actor.skill@2";
@@ -51,18 +53,13 @@ export const ARGS_MAX_LENGTH_MAX = 200;
 export const ARGS_ENUM_MAX_ITEMS = 64;
 export const ARGS_ENUM_VALUE_MAX_LENGTH = 200;
 
-export const NET_POLICIES = ["deny", "openvibe-only", "public"] as const;
-export const NET_DEFAULT = "deny";
-export const WALL_MS_MIN = 100;
-export const WALL_MS_MAX = 30_000;
-export const WALL_MS_DEFAULT = 10_000;
-export const MEM_BYTES_MIN = 16 * 1024 * 1024;
-export const MEM_BYTES_MAX = 268_435_456;
-export const MEM_BYTES_DEFAULT = 134_217_728;
-
-export const INTEGRITY_PATTERN = "^sha256:[0-9a-f]{64}$";
-export const SHA256_PATTERN = "^[0-9a-f]{64}$";
-export const MEDIA_ID_PATTERN = "^med_[0-9A-HJKMNP-TV-Z]{26}$";
+export { NET_POLICIES, NET_DEFAULT, INTEGRITY_PATTERN, SHA256_PATTERN, MEDIA_ID_PATTERN };
+export const WALL_MS_MIN = LIMITS.wall_ms.min;
+export const WALL_MS_MAX = LIMITS.wall_ms.max;
+export const WALL_MS_DEFAULT = LIMITS.wall_ms.default;
+export const MEM_BYTES_MIN = LIMITS.mem_bytes.min;
+export const MEM_BYTES_MAX = LIMITS.mem_bytes.max;
+export const MEM_BYTES_DEFAULT = LIMITS.mem_bytes.default;
 
 /** Field names no document may carry anywhere (compared case-insensitively). */
 export const FORBIDDEN_FIELD_NAMES = ["secret", "token", "env", "key"] as const;

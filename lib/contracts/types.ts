@@ -1,7 +1,9 @@
 // TypeScript shapes of the contracts. The JSON Schema files are the source of truth; these types
 // describe a document only after validateSkillDocument / validateListing accepted it.
 
-export type NetPolicy = "deny" | "openvibe-only" | "public";
+import type { NetPolicy } from "../protocol/net";
+
+export type { NetPolicy };
 
 export type Resource = { name: string; media_type: string; text: string };
 

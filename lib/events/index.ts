@@ -14,6 +14,8 @@ const holder = globalThis as unknown as {
 function bus() {
   if (!holder.openvibeEvents) {
     const sub = new Redis(config().REDIS_URL, { maxRetriesPerRequest: null });
+    // A Redis that is away costs wake-ups, not answers: waits fall back to their timeouts.
+    sub.on("error", () => {});
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0);
     const pattern = key("events", "*");
@@ -31,19 +33,20 @@ export const channels = {
   poolJobs: () => "jobs:pool",
   /** A person's installs changed (MCP clients' tool lists). */
   userInstalls: (userId: string) => `installs:user:${userId}`,
+  /** Something about one Link changed (a job it holds was withdrawn, its runner was turned off). */
+  link: (linkId: string) => `link:${linkId}`,
 };
 
 export async function notify(...names: string[]): Promise<void> {
   await Promise.all(names.map((name) => redis().publish(key("events", name), "1")));
 }
 
-/** Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. */
+/**
+ * Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. With
+ * Redis down it is a plain sleep: the timer runs from the start, whatever the subscription does.
+ */
 export async function waitFor(names: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   const { emitter, ready } = bus();
-  const deadline = Date.now() + Math.max(0, timeoutMs);
-  // Subscribing waits for Redis; while it is down the wait still ends at its timeout or abort.
-  if (!(await settledBy(ready, deadline, signal))) return false;
-  timeoutMs = deadline - Date.now();
   return new Promise<boolean>((resolve) => {
     const done = (woken: boolean) => {
       clearTimeout(timer);
@@ -54,27 +57,11 @@ export async function waitFor(names: string[], timeoutMs: number, signal?: Abort
     const wake = () => done(true);
     const abort = () => done(false);
     const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+    signal?.addEventListener("abort", abort);
+    if (signal?.aborted) return done(false);
+    // Listening before the subscription is confirmed only risks a missed wake-up, never a wrong one.
     for (const name of names) emitter.on(name, wake);
-    signal?.addEventListener("abort", abort);
-  });
-}
-
-/** True once `work` resolves, false at the deadline or on abort (its rejection is passed on). */
-function settledBy(work: Promise<unknown>, deadline: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise<boolean>((resolve, reject) => {
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", abort);
-      settle();
-    };
-    const abort = () => finish(() => resolve(false));
-    const timer = setTimeout(abort, Math.max(0, deadline - Date.now()));
-    signal?.addEventListener("abort", abort);
-    work.then(
-      () => finish(() => resolve(true)),
-      (err: unknown) => finish(() => reject(err)),
-    );
+    ready.catch(() => undefined);
   });
 }
 

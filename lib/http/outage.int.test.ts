@@ -3,7 +3,7 @@
 // and PostgreSQL that takes longer than the statement timeout. Real errors from real clients.
 import net from "node:net";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { generateLinkKeyPair, signRequest } from "../links/signing";
+import { generateLinkKeyPair, signRequest } from "../protocol";
 
 // Generous against the bounds set below: this catches hangs, it does not measure speed.
 const ANSWER_WITHIN_MS = 10_000;

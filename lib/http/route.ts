@@ -20,6 +20,8 @@ type Ctx<Principal, Body, Query> = {
   body: Body;
   query: Query;
   params: Record<string, string>;
+  /** The request's Idempotency-Key on an `idempotent` route (null without one). */
+  idempotencyKey: string | null;
 };
 
 type RouteOptions<Principal, Body, Query> = {
@@ -32,6 +34,8 @@ type RouteOptions<Principal, Body, Query> = {
   maxBodyBytes?: number;
   /** A limit on top of the per-caller one (lib/config/rate-limits.ts), e.g. "publish". */
   rateLimit?: RouteRateLimit;
+  /** Takes an `Idempotency-Key` (lib/http/idempotency.ts): the same request twice is done once. */
+  idempotent?: true;
   handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
 };
 
@@ -64,9 +68,23 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
       );
       // No record is named with a NUL or 2 000 characters; PostgreSQL would refuse the NUL with a 500.
       if (Object.values(params).some((v) => v.includes("\u0000") || v.length > 2000)) throw notFound();
-      const result = await options.handler({ req, rawBody, requestId, principal, body, query, params });
-      if (result instanceof Response) return result;
-      return json(result ?? { ok: true }, 200, requestId);
+      const run = async (idempotencyKey: string | null) => {
+        const result = await options.handler({
+          req,
+          rawBody,
+          requestId,
+          principal,
+          body,
+          query,
+          params,
+          idempotencyKey,
+        });
+        return result instanceof Response ? result : json(result ?? { ok: true }, 200, requestId);
+      };
+      if (!options.idempotent) return await run(null);
+      // Loaded only by routes that take a key: it needs the database, this wrapper does not.
+      const { idempotent } = await import("./idempotency");
+      return await idempotent(req, principal, options.body ? rawBody : null, run);
     } catch (err) {
       return errorResponse(err, requestId, req);
     }

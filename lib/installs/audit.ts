@@ -4,6 +4,7 @@
 import "server-only";
 import { db, Prisma } from "../db";
 import { AppError } from "../errors";
+import { netPolicySchema } from "../protocol";
 import { csvRow } from "./csv";
 
 export const SKILL_RUN_KIND = "skill.run";
@@ -86,7 +87,7 @@ function toRow(s: Prisma.StepGetPayload<{ select: typeof stepSelect }>): AuditRo
     status: s.status,
     exit: s.exitStatus,
     wall_ms: s.wallMs,
-    net: s.net === "openvibe_only" ? "openvibe-only" : s.net,
+    net: netPolicySchema.parse(s.net),
   };
 }
 

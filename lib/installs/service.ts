@@ -8,6 +8,7 @@ import { AppError, notFound } from "../errors";
 import { channels, notify } from "../events";
 import { compareSemver } from "../registry/semver";
 import { latestOf } from "../registry/versions";
+import { withdraw } from "../runs/lifecycle";
 import { checkFindingsAck, installBlock } from "./rules";
 
 type Tx = Prisma.TransactionClient;
@@ -203,7 +204,13 @@ export async function installSkill(input: InstallInput): Promise<InstallResult> 
         grants_revoked: grantsRevoked,
         findings_ack: ack.ackHash,
       });
-      return { id: existing.id, outcome, previous: existing.version.version, grantsRevoked };
+      return {
+        id: existing.id,
+        outcome,
+        previous: existing.version.version,
+        previousVersionId: existing.versionId,
+        grantsRevoked,
+      };
     });
 
   let done;
@@ -215,6 +222,9 @@ export async function installSkill(input: InstallInput): Promise<InstallResult> 
     done = await attempt();
   }
   if (done.outcome !== "unchanged") await installsChanged(input.userId);
+  // The version it moved away from no longer runs for this person: its runs on their way stop.
+  const movedFrom = "previousVersionId" in done ? done.previousVersionId : undefined;
+  if (movedFrom) await withdraw({ userId: input.userId, versionIds: [movedFrom] }, "moved");
   const row = await db.install.findUniqueOrThrow({ where: { id: done.id }, include: installInclude });
   return { install: toView(row), outcome: done.outcome, previous: done.previous, grantsRevoked: done.grantsRevoked };
 }
@@ -240,25 +250,40 @@ export async function setInstallEnabled(p: {
   installId: string;
   enabled: boolean;
 }): Promise<InstallView> {
-  await db.$transaction(async (tx) => {
+  const skillId = await db.$transaction(async (tx) => {
     const row = await tx.install.findFirst({
       where: { id: p.installId, userId: p.userId },
-      select: { id: true, enabled: true, skill: { select: { slug: true } }, version: { select: { version: true } } },
+      select: {
+        id: true,
+        enabled: true,
+        skillId: true,
+        skill: { select: { slug: true } },
+        version: { select: { version: true } },
+      },
     });
     if (!row) throw installNotFound();
-    if (row.enabled === p.enabled) return;
+    if (row.enabled === p.enabled) return row.skillId;
     await tx.install.update({ where: { id: row.id }, data: { enabled: p.enabled } });
     await audit(tx, p.userId, p.enabled ? "skill.enabled" : "skill.disabled", "install", row.id, {
       slug: row.skill.slug,
       version: row.version.version,
     });
+    return row.skillId;
   });
+  // Off stops what is already on its way too: queued jobs never start, running ones are killed.
+  if (!p.enabled) await withdrawSkill(p.userId, skillId, "disabled");
   await installsChanged(p.userId);
   return getInstall(p.userId, p.installId);
 }
 
+/** Cancels this person's unfinished runs of any version of the skill (instant disable). */
+async function withdrawSkill(userId: string, skillId: string, reason: "disabled" | "uninstalled") {
+  const versions = await db.skillVersion.findMany({ where: { skillId }, select: { id: true } });
+  await withdraw({ userId, versionIds: versions.map((v) => v.id) }, reason);
+}
+
 export async function uninstallSkill(p: { userId: string; installId: string }) {
-  const result = await db.$transaction(async (tx) => {
+  const done = await db.$transaction(async (tx) => {
     const row = await tx.install.findFirst({
       where: { id: p.installId, userId: p.userId },
       select: { id: true, skillId: true, skill: { select: { slug: true } }, version: { select: { version: true } } },
@@ -277,15 +302,19 @@ export async function uninstallSkill(p: { userId: string; installId: string }) {
       grants_revoked: grantsRevoked,
     });
     return {
-      id: row.id,
-      slug: row.skill.slug,
-      version: row.version.version,
-      uninstalled: true,
-      grants_revoked: grantsRevoked,
+      skillId: row.skillId,
+      view: {
+        id: row.id,
+        slug: row.skill.slug,
+        version: row.version.version,
+        uninstalled: true,
+        grants_revoked: grantsRevoked,
+      },
     };
   });
+  await withdrawSkill(p.userId, done.skillId, "uninstalled");
   await installsChanged(p.userId);
-  return result;
+  return done.view;
 }
 
 /** Wakes the person's MCP clients to re-read their tools; a lost wake-up is caught by their re-check. */
@@ -330,7 +359,7 @@ export async function listGrants(userId: string): Promise<GrantView[]> {
 }
 
 export async function revokeGrant(p: { userId: string; grantId: string }): Promise<GrantView> {
-  return db.$transaction(async (tx) => {
+  const view = await db.$transaction(async (tx) => {
     const row = await tx.approvalGrant.findFirst({ where: { id: p.grantId, userId: p.userId }, include: grantInclude });
     if (!row) throw new AppError("grant.not_found", "That grant was not found.");
     if (row.revokedAt) return grantView(row);
@@ -346,6 +375,9 @@ export async function revokeGrant(p: { userId: string; grantId: string }): Promi
     });
     return grantView(revoked);
   });
+  // Runs of that version's tool still on their way are cancelled with the grant.
+  await withdraw({ userId: p.userId, versionIds: [view.version_id], tool: view.tool }, "grantRevoked");
+  return view;
 }
 
 /**

@@ -4,9 +4,10 @@ import "server-only";
 import { AppError } from "../errors";
 import { db } from "../db";
 import { redis, key } from "../redis";
-import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "./signing";
+import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
 
-export type LinkPrincipal = { linkId: string; userId: string; runnerEnabled: boolean; poolOffer: boolean };
+/** A Link that proved itself on this request. Its runner and pool state are read fresh where they matter. */
+export type LinkPrincipal = { linkId: string; userId: string; name: string };
 
 const refuse = (code: string, message: string) => new AppError(code, message);
 
@@ -21,7 +22,7 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
 
   const link = await db.link.findUnique({
     where: { id: parsed.linkId },
-    select: { id: true, userId: true, publicKey: true, revokedAt: true, runnerEnabled: true, poolOffer: true },
+    select: { id: true, userId: true, name: true, publicKey: true, revokedAt: true },
   });
   if (!link) throw refuse("link.unknown", "This Link is not paired. Pair it again with `openvibe-link pair CODE`.");
   if (link.revokedAt) throw refuse("link.revoked", "This Link was revoked by its owner. Pair it again to use it.");
@@ -45,5 +46,5 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
   if (fresh !== "OK") throw refuse("link.nonce_reused", "This request was already received (a replay).");
 
   await db.link.update({ where: { id: link.id }, data: { lastSeenAt: new Date() } });
-  return { linkId: link.id, userId: link.userId, runnerEnabled: link.runnerEnabled, poolOffer: link.poolOffer };
+  return { linkId: link.id, userId: link.userId, name: link.name };
 }

@@ -1,4 +1,5 @@
-// Links: pairing, signed requests, state, listing and revoking.
+// Links: pairing, signed requests, state, listing, turning off, revoking, and OpenVibe's pool.
 export { authenticateLink, type LinkPrincipal } from "./authenticate";
 export { createPairingCode, pairLink, PAIRING_CODE_TTL_MS } from "./pairing";
-export { isOnline, listLinks, reportLinkState, revokeLink, ONLINE_WINDOW_MS } from "./service";
+export { isOnline, listLinks, reportLinkState, revokeLink, turnRunnerOff, ONLINE_WINDOW_MS } from "./service";
+export { approvePoolLink, revokePoolLink, listPoolLinks, type PoolLinkView } from "./pool";

@@ -5,7 +5,7 @@ import { createHash, randomInt } from "node:crypto";
 import { AppError } from "../errors";
 import { db } from "../db";
 import { redis, key } from "../redis";
-import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "./signing";
+import { NONCE_TTL_MS, pairResponseSchema, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
 
 /** A pairing code is good for this long, once. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
@@ -79,6 +79,6 @@ export async function pairLink(req: Request, rawBody: string, body: { code: stri
         data: { name: body.name },
       },
     });
-    return { linkId: link.id, name: link.name, userId: link.userId };
+    return pairResponseSchema.parse({ link_id: link.id, name: link.name });
   });
 }

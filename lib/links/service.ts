@@ -1,8 +1,16 @@
 // A person's Links as the dashboard and the Link itself see them: state reports (runner on/off,
-// pool offer), online status, listing and revoking. Someone else's Link answers 404.
+// pool offer), online status, listing, turning the runner off remotely and revoking. Someone
+// else's Link answers 404.
+//
+// The off switch: the machine's own `openvibe-link skills on|off` is the authority. Each switch
+// there counts up `runner_epoch`, and a report older than the newest one the server has seen never
+// changes the runner. The dashboard can only turn a runner off: it marks the epoch it last saw, and
+// the runner stays off until the machine reports a newer `skills on`.
 import "server-only";
 import { db } from "../db";
 import { AppError } from "../errors";
+import type { LinkReport, Runner } from "../protocol";
+import { Effects, withdraw } from "../runs/lifecycle";
 
 /** A Link long-polls every few seconds; unseen for this long, it counts as offline. */
 export const ONLINE_WINDOW_MS = 45_000;
@@ -10,16 +18,40 @@ export const ONLINE_WINDOW_MS = 45_000;
 export const isOnline = (lastSeenAt: Date | null, now = Date.now()) =>
   lastSeenAt !== null && now - lastSeenAt.getTime() <= ONLINE_WINDOW_MS;
 
-export type LinkState = { runner: "on" | "off"; pool: boolean };
+export type LinkStateView = { link_id: string; name: string; runner: Runner; pool: boolean; pool_approved: boolean };
 
-/** What a Link reports on every heartbeat; the dashboard shows it. */
-export async function reportLinkState(linkId: string, state: LinkState) {
-  const link = await db.link.update({
-    where: { id: linkId },
-    data: { runnerEnabled: state.runner === "on", poolOffer: state.pool, lastSeenAt: new Date() },
-    select: { id: true, name: true, runnerEnabled: true, poolOffer: true, userId: true },
-  });
-  return { link_id: link.id, name: link.name, runner: link.runnerEnabled ? "on" : "off", pool: link.poolOffer };
+/**
+ * What a Link reports on every poll and heartbeat; answers the runner as the server now treats it.
+ * One statement (the row's own lock): a report older than the newest switch changes nothing, and
+ * the dashboard's "off" holds until a switch newer than the one it saw.
+ */
+export async function reportLinkState(linkId: string, report: LinkReport): Promise<LinkStateView> {
+  const epoch = report.runner_epoch;
+  const rows = await db.$queryRaw<
+    { id: string; name: string; runnerEnabled: boolean; poolOffer: boolean; poolApprovedAt: Date | null }[]
+  >`
+    UPDATE "Link" SET
+      "lastSeenAt" = ${new Date()},
+      "poolOffer" = ${report.pool},
+      "runnerEnabled" = CASE
+        WHEN ${epoch} < "runnerEpoch" THEN "runnerEnabled"
+        WHEN "remoteOffEpoch" IS NOT NULL AND ${epoch} <= "remoteOffEpoch" THEN false
+        ELSE ${report.runner === "on"} END,
+      "remoteOffEpoch" = CASE
+        WHEN ${epoch} >= "runnerEpoch" AND ("remoteOffEpoch" IS NULL OR ${epoch} > "remoteOffEpoch") THEN NULL
+        ELSE "remoteOffEpoch" END,
+      "runnerEpoch" = GREATEST("runnerEpoch", ${epoch})
+    WHERE id = ${linkId}
+    RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"`;
+  const link = rows[0];
+  if (!link) throw new AppError("link.not_found", "That Link was not found.");
+  return {
+    link_id: link.id,
+    name: link.name,
+    runner: link.runnerEnabled ? "on" : "off",
+    pool: link.poolOffer,
+    pool_approved: link.poolApprovedAt !== null,
+  };
 }
 
 export async function listLinks(userId: string) {
@@ -31,17 +63,51 @@ export async function listLinks(userId: string) {
     online: !l.revokedAt && isOnline(l.lastSeenAt, now),
     lastSeenAt: l.lastSeenAt,
     runner: l.runnerEnabled ? ("on" as const) : ("off" as const),
+    /** The dashboard turned it off; the machine's owner turns it on again there. */
+    runnerOffRemotely: l.remoteOffEpoch !== null,
     pool: l.poolOffer,
+    poolApproved: l.poolApprovedAt !== null,
     jobsRun: l.jobsRun,
     revokedAt: l.revokedAt,
     createdAt: l.createdAt,
   }));
 }
 
-/** Revoking is immediate: the Link's next signed request is refused with `link.revoked`. */
-export async function revokeLink(userId: string, linkId: string) {
-  const link = await db.link.findFirst({ where: { id: linkId, userId }, select: { id: true, revokedAt: true } });
+async function ownLink(userId: string, linkId: string) {
+  const link = await db.link.findFirst({ where: { id: linkId, userId } });
   if (!link) throw new AppError("link.not_found", "That Link was not found.");
+  return link;
+}
+
+/**
+ * The dashboard's "turn the skill runner off". Only off: turning it on is the machine owner's
+ * `openvibe-link skills on`. The server stops dispatching to it now; the Link hears it at its next
+ * poll or heartbeat and turns its own switch off.
+ */
+export async function turnRunnerOff(userId: string, linkId: string) {
+  const link = await ownLink(userId, linkId);
+  if (link.revokedAt) throw new AppError("link.not_found", "That Link was not found.");
+  await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Link" WHERE id = ${linkId} FOR UPDATE`;
+    const current = await tx.link.findUniqueOrThrow({ where: { id: linkId } });
+    await tx.link.update({
+      where: { id: linkId },
+      data: { runnerEnabled: false, remoteOffEpoch: current.runnerEpoch },
+    });
+    await tx.auditEvent.create({
+      data: { userId, actor: `user:${userId}`, action: "link.runner_off", subjectType: "link", subjectId: linkId },
+    });
+  });
+  await new Effects().linkChanged(linkId).run();
+  return { id: linkId, runner: "off" as const };
+}
+
+/**
+ * Revoking is immediate: the Link's next signed request is refused with `link.revoked`, and every
+ * job it holds is cancelled (hold returned).
+ */
+export async function revokeLink(userId: string, linkId: string) {
+  const link = await ownLink(userId, linkId);
   if (link.revokedAt) return { id: link.id, revokedAt: link.revokedAt };
   const revokedAt = new Date();
   await db.$transaction([
@@ -50,5 +116,6 @@ export async function revokeLink(userId: string, linkId: string) {
       data: { userId, actor: `user:${userId}`, action: "link.revoked", subjectType: "link", subjectId: link.id },
     }),
   ]);
+  await withdraw({ linkId: link.id }, "linkRevoked");
   return { id: link.id, revokedAt };
 }

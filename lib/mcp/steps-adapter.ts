@@ -6,7 +6,7 @@ import "server-only";
 import type { AgentPrincipal } from "../agents";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { createSkillRunStep, getStepForAgent, stepForPerson } from "../steps";
+import { createSkillRunStep, getStepForAgent, personStepInclude, stepForPerson } from "../steps";
 
 export type RunPlacement = "own" | "pool";
 
@@ -80,10 +80,7 @@ export async function readSkillRun(agent: AgentPrincipal, stepId: string) {
 export async function personStep(userId: string, stepId: string) {
   const row = await db.step.findFirst({
     where: { id: stepId, userId },
-    include: {
-      agent: { select: { name: true } },
-      job: { select: { id: true, state: true, placement: true, wallMsUsed: true, costMicros: true } },
-    },
+    include: personStepInclude,
   });
   if (!row) throw new AppError("step.not_found", "That step was not found.");
   return stepForPerson(row);

@@ -5,5 +5,6 @@ export { enqueueScan, scanQueue, SCAN_QUEUE, SCAN_JOB } from "./scan-queue";
 export { listingDocument, findingsHash, listingFindings } from "./listing";
 export { listingCodeBytes } from "./listing-code";
 export { getSkill, getVersion, retireVersion, latestOf } from "./versions";
+export { deleteVersion } from "./delete-version";
 export { compareSemver, semverParts } from "./semver";
 export { readArchive, MAX_ARCHIVE_BYTES, MAX_BUNDLE_BYTES, MAX_ARCHIVE_ENTRIES } from "./archive";

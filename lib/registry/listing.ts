@@ -34,8 +34,9 @@ export function findingsHash(findings: ListingFinding[]): string | null {
   return findings.length ? `sha256:${sha256Hex(canonicalJson(findings))}` : null;
 }
 
-export function listingContractFor(runs: "prompt" | "sandbox") {
-  return runs === "sandbox" ? LISTING_V2 : LISTING_V1;
+/** A listing follows its document's major: actor.skill@2 (prompt or sandbox) is listed as @2. */
+export function listingContractFor(documentContract: string) {
+  return documentContract === "actor.skill@2" ? LISTING_V2 : LISTING_V1;
 }
 
 export async function listingDocument(slug: string, version: string): Promise<Listing> {

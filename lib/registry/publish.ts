@@ -83,7 +83,7 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
           resourcesHtml: rendered.resourcesHtml,
           status: "scanning",
           ...(input.publishedAt ? { publishedAt: input.publishedAt } : {}),
-          listing: { create: { contract: listingContractFor(runs), code: { create: pins } } },
+          listing: { create: { contract: listingContractFor(document.contract), code: { create: pins } } },
         },
         select: { id: true, status: true },
       });

@@ -1,9 +1,11 @@
 // Reading the registry (a skill, its versions, `latest`) and retiring a version: the ADR's rollback.
-// A retired version stays readable but can no longer be installed or run.
+// A retired version stays readable but can no longer be installed or run, not even a run already
+// on its way.
 import "server-only";
 import { db } from "../db";
 import { AppError, notFound } from "../errors";
 import { appendToLog } from "../tlog";
+import { withdraw } from "../runs/lifecycle";
 import { compareSemver } from "./semver";
 
 type VersionRow = {
@@ -90,5 +92,8 @@ export async function retireVersion(p: { ownerId: string; slug: string; version:
     return retiredAt;
   });
   const at = retired ?? (await db.skillVersion.findUniqueOrThrow({ where: { id: row.id } })).retiredAt!;
+  // Nothing of a retired version runs any more: its queued and running jobs are withdrawn now, and
+  // every Link that was given one hears its integrity as revoked.
+  if (retired) await withdraw({ versionIds: [row.id] }, "retired");
   return { slug: p.slug, version: p.version, retiredAt: at };
 }

@@ -1,17 +1,10 @@
-// Run jobs of class `function` for skill tools: submission, dispatch to Links, results, timers.
-export { submitStepJob, eligibleLinks, finishStep, checkLimits, type JobInput } from "./submit";
-export {
-  pollForJob,
-  startJob,
-  jobInputBytes,
-  recordResult,
-  releaseJob,
-  onLeaseExpired,
-  onJobTtl,
-  jobResultSchema,
-  jobForLink,
-  type JobResultBody,
-} from "./dispatch";
-export { getRunForPerson } from "./view";
+// Run jobs of class `function` for skill tools: submission, the Link's API, the sweep, the run page.
+// Every change of Step or RunJob state goes through ./lifecycle.
+export { submitStepJob, eligibleLinks, checkLimits, NO_NODE_WORDS, type SubmitOutcome } from "./submit";
+export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJob, jobForLink } from "./link-api";
+export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecycle";
+export { sweepDispatch, type SweepCounts } from "./sweep";
+export { getRunForPerson, ranOnWords } from "./view";
+export { projectPoolChoices, setProjectPool } from "./placement";
 export { dispatchQueue, DISPATCH_QUEUE, TIMER_JOBS } from "./timers";
 export * from "./constants";

@@ -1,6 +1,7 @@
-// Durable timers of dispatch on BullMQ: a job's TTL, a placed/running job's lease, a pending step's
-// approval window. Each fires at its time and re-checks the database, so a timer that fires twice,
-// late, or for something already finished changes nothing.
+// Early wake-ups of dispatch on BullMQ: a job's TTL, a placed/running job's lease, a pending step's
+// approval window. Every deadline is a column in PostgreSQL and the sweep finds it whatever
+// happens to Redis; a timer only gets there sooner. Each re-checks the database, so one that fires
+// twice, late, or for something already finished changes nothing.
 import "server-only";
 import { Queue } from "bullmq";
 import { queueConnection, withinRedisDeadline } from "../redis";
@@ -12,6 +13,7 @@ export const TIMER_JOBS = {
   stepExpire: "step.expire",
   sweep: "dispatch.sweep",
 } as const;
+export type TimerName = (typeof TIMER_JOBS)[keyof typeof TIMER_JOBS];
 
 const holder = globalThis as unknown as { openvibeDispatchQueue?: Queue };
 
@@ -31,7 +33,7 @@ export function dispatchQueue(): Queue {
   return holder.openvibeDispatchQueue;
 }
 
-export async function scheduleAt(name: string, data: Record<string, string | number>, at: Date, jobId: string) {
+export async function scheduleAt(name: TimerName, data: Record<string, string>, at: Date, jobId: string) {
   await withinRedisDeadline(
     dispatchQueue().add(name, data, { delay: Math.max(0, at.getTime() - Date.now()), jobId }),
     "the dispatch queue",

@@ -1,13 +1,23 @@
-// A run as its person sees it (/dashboard/runs/<id>): input, output, stderr, timing, Link, cost.
+// A run as its person sees it (/dashboard/runs/<id>): input, output, stderr, timing, where it
+// ran, cost. Where it ran is "your Link <name>" or "OpenVibe pool" (a pool machine's name and
+// owner are not shown).
 import "server-only";
 import { db } from "../db";
 import { AppError } from "../errors";
+import { netPolicySchema } from "../protocol";
+
+/** Where a job ran (or runs), in the words the run page and the agent's result use. */
+export function ranOnWords(job: { placement: "own" | "pool" | null; link: { name: string } | null }): string | null {
+  if (job.placement === "pool") return "OpenVibe pool";
+  if (job.placement === "own" && job.link) return `your Link ${job.link.name}`;
+  return null;
+}
 
 export async function getRunForPerson(userId: string, jobId: string) {
   const job = await db.runJob.findFirst({
     where: { id: jobId, userId },
     include: {
-      link: { select: { id: true, name: true, userId: true } },
+      link: { select: { id: true, name: true } },
       step: {
         select: {
           id: true,
@@ -26,24 +36,24 @@ export async function getRunForPerson(userId: string, jobId: string) {
     id: job.id,
     state: job.state,
     result_status: job.resultStatus,
+    /** The job had expired when its Link's result arrived: the run happened; it was not charged. */
+    result_late: job.state === "expired" && job.resultStatus !== null,
+    cancel_code: job.cancelCode,
     target: job.step?.target ?? null,
     agent: job.step?.agent?.name ?? null,
     input: job.step?.input ?? null,
     output: job.output,
     stderr: job.stderr ?? "",
     exit: job.exitCode,
-    net: job.net === "openvibe_only" ? "openvibe-only" : job.net,
+    net: netPolicySchema.parse(job.net),
     limits: { wall_ms: job.wallMs, mem_bytes: Number(job.memBytes) },
     wall_ms: job.wallMsUsed,
     max_rss_bytes: job.maxRssBytes === null ? null : Number(job.maxRssBytes),
     cost_micros: job.costMicros,
     placement: job.placement,
-    // A pool machine is someone else's: its name is not shown.
-    link: job.link
-      ? job.link.userId === userId
-        ? { id: job.link.id, name: job.link.name }
-        : { id: null, name: "an OpenVibe pool machine" }
-      : null,
+    ran_on: ranOnWords(job),
+    /** The person's own Link, linked from the page; a pool machine stays anonymous. */
+    link: job.placement === "own" && job.link ? { id: job.link.id, name: job.link.name } : null,
     created_at: job.createdAt,
     placed_at: job.placedAt,
     started_at: job.startedAt,

@@ -4,14 +4,24 @@
 import "server-only";
 import { Ajv2020, type ValidateFunction } from "../contracts/tool-args";
 import type { AgentPrincipal } from "../agents";
-import type { NetPolicy, Tool } from "../contracts/types";
+import type { Tool } from "../contracts/types";
 import { db, Prisma, type Step } from "../db";
 import { AppError } from "../errors";
-import { channels, notify, waitFor } from "../events";
+import { channels, waitFor } from "../events";
+import { log } from "../log";
 import { grantAlwaysAllow, hasAlwaysAllow, requireRunnableInstall } from "../installs";
+import { netPolicySchema, type NetPolicy } from "../protocol";
 import { NET_WORDS } from "../registry/plain-words";
-import { submitStepJob, finishStep } from "../runs/submit";
-import { scheduleAt, TIMER_JOBS } from "../runs/timers";
+import {
+  createStep,
+  endPendingStep,
+  EXPIRY_WORDS,
+  isStepFinal,
+  recordApproval,
+  releaseStepKey,
+} from "../runs/lifecycle";
+import { submitStepJob } from "../runs/submit";
+import { ranOnWords } from "../runs/view";
 
 export const SKILL_RUN_KIND = "skill.run";
 export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
@@ -19,7 +29,6 @@ export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
 export const APPROVAL_WINDOW_MS = 10 * 60_000;
 export const MAX_INPUT_BYTES = 64 * 1024;
 export const MAX_WAIT_SECONDS = 30;
-const TERMINAL = new Set(["succeeded", "failed", "denied", "expired", "no_node", "insufficient_balance"]);
 const SKILL_REF = /^([a-z0-9][a-z0-9-]{1,62}[a-z0-9])@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/;
 
 export function skillRunTarget(slug: string, version: string, tool: string, net: NetPolicy) {
@@ -42,8 +51,29 @@ function validatorFor(versionId: string, tool: Tool): ValidateFunction {
 
 export type CallRequest = { skill: string; tool: string; input: unknown };
 
-/** POST /api/v1/steps: validates everything, records the step, and runs it at once under a grant. */
-export async function createSkillRunStep(agent: AgentPrincipal, call: CallRequest) {
+/**
+ * POST /api/v1/steps: validates everything, records the step, and runs it at once under a grant.
+ * With an idempotency key the same call twice makes one step: the second gets the first one back.
+ * Once the step is stored the call is answered with it, whatever fails after: a grant's submission
+ * that does not go through now is made by the dispatch sweep from the step's outbox row.
+ */
+export async function createSkillRunStep(
+  agent: AgentPrincipal,
+  call: CallRequest,
+  options: { idempotencyKey?: string | null } = {},
+) {
+  const key = options.idempotencyKey ?? null;
+  if (key) {
+    const earlier = await db.step.findFirst({
+      where: {
+        agentId: agent.agentId,
+        idempotencyKey: key,
+        createdAt: { gt: new Date(Date.now() - KEY_REUSE_AFTER_MS) },
+      },
+      include: agentInclude,
+    });
+    if (earlier) return stepForAgent(earlier);
+  }
   const ref = SKILL_REF.exec(call.skill);
   if (!ref)
     throw new AppError("step.skill_ref_invalid", 'Name the skill as "<slug>@<version>", e.g. "csv-stats@1.2.0".');
@@ -74,35 +104,70 @@ export async function createSkillRunStep(agent: AgentPrincipal, call: CallReques
 
   const grant = await hasAlwaysAllow({ userId: agent.userId, versionId: row.id, tool: tool.name });
   const now = new Date();
-  const step = await db.step.create({
-    data: {
-      userId: agent.userId,
-      projectId: agent.projectId,
-      agentId: agent.agentId,
-      versionId: row.id,
-      kind: SKILL_RUN_KIND,
-      label: SKILL_RUN_LABEL,
-      target: skillRunTarget(slug, version, tool.name, tool.net),
-      tool: tool.name,
-      input: call.input as Prisma.InputJsonValue,
-      net: tool.net === "openvibe-only" ? "openvibe_only" : tool.net,
-      approval: grant ? "grant" : null,
-      expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
-    },
-  });
+  const data = {
+    userId: agent.userId,
+    projectId: agent.projectId,
+    agentId: agent.agentId,
+    versionId: row.id,
+    kind: SKILL_RUN_KIND,
+    label: SKILL_RUN_LABEL,
+    target: skillRunTarget(slug, version, tool.name, tool.net),
+    tool: tool.name,
+    input: call.input as Prisma.InputJsonValue,
+    net: tool.net,
+    approval: grant ? ("grant" as const) : null,
+    expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
+    idempotencyKey: key,
+  };
+  const step = await createKeyedStep(agent, data, grant ? "submit" : "awaits_person");
+  if (!step.created) return stepForAgent(step.step);
   if (grant) {
-    await submitStepJob(step.id, true);
-  } else {
-    await scheduleAt(TIMER_JOBS.stepExpire, { stepId: step.id }, step.expiresAt, `expire-${step.id}`);
-    await notify(channels.userSteps(agent.userId));
+    try {
+      await submitStepJob(step.step.id, true);
+    } catch (err) {
+      log.warn("step.submit_deferred", { stepId: step.step.id, err });
+    }
   }
-  return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: step.id } }));
+  try {
+    return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: step.step.id }, include: agentInclude }));
+  } catch (err) {
+    log.warn("step.reread_failed", { stepId: step.step.id, err });
+    return stepForAgent({ ...step.step, job: null });
+  }
 }
 
-const netOf = (step: Pick<Step, "net">): NetPolicy => (step.net === "openvibe_only" ? "openvibe-only" : step.net);
+/** After a day a key may name a new call: the old step lets go of it. */
+const KEY_REUSE_AFTER_MS = 24 * 60 * 60_000;
 
-/** What the agent sees: never stderr, and the result as untrusted data. */
-export function stepForAgent(step: Step & { job?: { id: string } | null }) {
+async function createKeyedStep(
+  agent: AgentPrincipal,
+  data: Parameters<typeof createStep>[0],
+  mode: Parameters<typeof createStep>[1],
+): Promise<{ created: true; step: Step } | { created: false; step: AgentStep }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { created: true, step: await createStep(data, mode) };
+    } catch (err) {
+      const clash = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+      if (!clash || !data.idempotencyKey || attempt > 0) throw err;
+      // The same call at the same moment: the one that got in first is the answer.
+      const where = { agentId: agent.agentId, idempotencyKey: data.idempotencyKey };
+      const existing = await db.step.findFirst({ where, include: agentInclude });
+      if (existing && existing.createdAt.getTime() > Date.now() - KEY_REUSE_AFTER_MS)
+        return { created: false, step: existing };
+      if (existing) await releaseStepKey(existing.id);
+    }
+  }
+}
+
+const netOf = (step: Pick<Step, "net">): NetPolicy => netPolicySchema.parse(step.net);
+
+const agentInclude = { job: { select: { placement: true, link: { select: { name: true } } } } } as const;
+type AgentStep = Prisma.StepGetPayload<{ include: typeof agentInclude }>;
+
+/** What the agent sees: never stderr, the result as untrusted data, and where it ran. */
+export function stepForAgent(step: AgentStep) {
+  const ranOn = step.job ? ranOnWords(step.job) : null;
   return {
     id: step.id,
     kind: step.kind,
@@ -116,26 +181,33 @@ export function stepForAgent(step: Step & { job?: { id: string } | null }) {
     ...(step.wallMs !== null ? { wall_ms: step.wallMs } : {}),
     ...(step.exitStatus ? { exit_status: step.exitStatus } : {}),
     ...(step.status === "succeeded" && step.result ? { result: step.result } : {}),
+    ...(ranOn ? { ran_on: ranOn } : {}),
   };
 }
 
-async function expireIfDue(step: Step): Promise<Step> {
-  if (step.status !== "pending_approval" || step.expiresAt > new Date()) return step;
-  await finishStep(step.id, step.userId, "expired", "Nobody approved this step in time.");
-  return db.step.findUniqueOrThrow({ where: { id: step.id } });
+/** A pending step past its approval window ends `expired` as soon as anyone looks at it. */
+async function expireIfDue(step: Step): Promise<boolean> {
+  if (step.status !== "pending_approval" || step.expiresAt > new Date()) return false;
+  return endPendingStep(step.id, "expire", EXPIRY_WORDS.approval, (s) => s.expiresAt <= new Date());
 }
 
-/** GET /api/v1/steps/<id>?wait=<s>: long-polls until the step ends (or the wait runs out). */
-export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0) {
+/**
+ * GET /api/v1/steps/<id>?wait=<s>: long-polls until the step ends (or the wait runs out). The loop
+ * ends with its request: once `signal` aborts (the agent hung up) it makes no further query.
+ */
+export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0, signal?: AbortSignal) {
   const deadline = Date.now() + Math.min(Math.max(waitSeconds, 0), MAX_WAIT_SECONDS) * 1000;
   const find = async () => {
-    const step = await db.step.findFirst({ where: { id: stepId, userId: agent.userId, agentId: agent.agentId } });
+    const where = { id: stepId, userId: agent.userId, agentId: agent.agentId };
+    const step = await db.step.findFirst({ where, include: agentInclude });
     if (!step) throw new AppError("step.not_found", "That step was not found.");
-    return expireIfDue(step);
+    if (!(await expireIfDue(step))) return step;
+    return db.step.findFirstOrThrow({ where, include: agentInclude });
   };
   let step = await find();
-  while (!TERMINAL.has(step.status) && Date.now() < deadline) {
-    await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()));
+  while (!isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
+    await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
+    if (signal?.aborted) break;
     step = await find();
   }
   return stepForAgent(step);
@@ -147,25 +219,43 @@ export type Decision = "once" | "always" | "deny";
 export async function decideStep(userId: string, stepId: string, decision: Decision) {
   const found = await db.step.findFirst({ where: { id: stepId, userId } });
   if (!found) throw new AppError("step.not_found", "That step was not found.");
-  const step = await expireIfDue(found);
-  if (step.status !== "pending_approval")
-    throw new AppError("step.not_pending", `This step is already ${step.status.replace(/_/g, " ")}.`);
+  await expireIfDue(found);
+  const notPending = async () => {
+    const now = await db.step.findUniqueOrThrow({ where: { id: stepId } });
+    return new AppError("step.not_pending", `This step is already ${now.status.replace(/_/g, " ")}.`);
+  };
   if (decision === "deny") {
-    await finishStep(stepId, userId, "denied", "The person denied this run.");
+    if (!(await endPendingStep(stepId, "deny", "The person denied this run.", (s) => s.expiresAt > new Date())))
+      throw await notPending();
   } else {
-    if (decision === "always") await grantAlwaysAllow({ userId, versionId: step.versionId, tool: step.tool });
-    await db.step.update({ where: { id: stepId }, data: { approval: decision } });
-    await submitStepJob(stepId, false);
+    if (!(await recordApproval(stepId, decision))) throw await notPending();
+    if (decision === "always") await grantAlwaysAllow({ userId, versionId: found.versionId, tool: found.tool });
+    const outcome = await submitStepJob(stepId, false);
+    if (outcome.kind === "not_pending") {
+      // It reached its deadline meanwhile: the expiry wins, and says so.
+      await expireIfDue(await db.step.findUniqueOrThrow({ where: { id: stepId } }));
+      throw await notPending();
+    }
   }
-  return stepForPerson(await db.step.findUniqueOrThrow({ where: { id: stepId }, include: stepInclude }));
+  return stepForPerson(await db.step.findUniqueOrThrow({ where: { id: stepId }, include: personStepInclude }));
 }
 
-const stepInclude = {
+/** What a person's view of a step reads along with it (stepForPerson). */
+export const personStepInclude = {
   agent: { select: { name: true } },
-  job: { select: { id: true, state: true, placement: true, wallMsUsed: true, costMicros: true } },
+  job: {
+    select: {
+      id: true,
+      state: true,
+      placement: true,
+      wallMsUsed: true,
+      costMicros: true,
+      link: { select: { name: true } },
+    },
+  },
 } as const;
 
-type PersonStep = Prisma.StepGetPayload<{ include: typeof stepInclude }>;
+type PersonStep = Prisma.StepGetPayload<{ include: typeof personStepInclude }>;
 
 /** What the person sees of a step (the dashboard). */
 export function stepForPerson(step: PersonStep) {
@@ -188,6 +278,7 @@ export function stepForPerson(step: PersonStep) {
           id: step.job.id,
           state: step.job.state,
           placement: step.job.placement,
+          ran_on: ranOnWords(step.job),
           wall_ms: step.job.wallMsUsed,
           cost_micros: step.job.costMicros,
         }
@@ -200,7 +291,7 @@ export async function listSteps(userId: string, filter: { pending?: boolean; lim
     where: { userId, ...(filter.pending ? { status: "pending_approval", expiresAt: { gt: new Date() } } : {}) },
     orderBy: { createdAt: "desc" },
     take: Math.min(filter.limit ?? 50, 200),
-    include: stepInclude,
+    include: personStepInclude,
   });
   return steps.map(stepForPerson);
 }

@@ -1,15 +1,30 @@
 // Signed requests to the registry's Link API. Every request carries the Link's signature over
-// method, path, timestamp, nonce and body sha256 (lib/links/signing.ts, shared with the server).
-import { signRequest } from "../../lib/links/signing";
+// method, path, timestamp, nonce and body sha256 (lib/protocol/signing.ts, shared with the
+// server), and every answer is parsed with the protocol's schema before the Link acts on it.
+import type { z } from "zod";
+import { errorBodySchema, isJobGoneCode, signRequest } from "../../lib/protocol";
 import { LinkError } from "../errors";
 
+/** The server answered with an error (its stable code, its HTTP status). */
 export class ServerError extends LinkError {
   constructor(
     code: string,
     message: string,
     readonly status: number,
+    /** Seconds the server asked to wait (Retry-After), when it said. */
+    readonly retryAfterS: number | null = null,
   ) {
     super(code, message);
+  }
+
+  /** Worth trying again: the server is down, overloaded or restarting. */
+  get retryable(): boolean {
+    return this.status >= 500 || this.status === 429 || this.status === 408;
+  }
+
+  /** The server says this job is gone for this Link: stop sending anything about it. */
+  get jobGone(): boolean {
+    return this.status >= 400 && this.status < 500 && isJobGoneCode(this.code);
   }
 }
 
@@ -17,8 +32,8 @@ export class ServerError extends LinkError {
 export class Unreachable extends Error {}
 
 export type LinkClient = {
-  json<T>(method: "GET" | "POST", path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
-  bytes(path: string): Promise<Uint8Array>;
+  json<S extends z.ZodType>(schema: S, method: "GET" | "POST", path: string, body?: unknown, signal?: AbortSignal): Promise<z.output<S>>;
+  bytes(path: string, signal?: AbortSignal): Promise<Uint8Array>;
 };
 
 export function linkClient(server: string, linkId: string, privateKeyPem: string): LinkClient {
@@ -30,22 +45,38 @@ export function linkClient(server: string, linkId: string, privateKeyPem: string
       return await fetch(base + path, { method, headers, body: body || undefined, signal });
     } catch (err) {
       if (signal?.aborted) throw err;
-      throw new Unreachable(`Cannot reach ${base}: ${(err as Error).message}`);
+      throw new Unreachable(`Cannot reach ${base}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   async function fail(res: Response): Promise<never> {
-    const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    if (res.status >= 500 && !body?.error) throw new Unreachable(`${base} answered ${res.status}`);
-    throw new ServerError(body?.error?.code ?? `http.${res.status}`, body?.error?.message ?? res.statusText, res.status);
+    const text = await res.text().catch(() => "");
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON (a proxy's error page): the status says enough.
+    }
+    const parsed = errorBodySchema.safeParse(body);
+    const retryAfter = Number(res.headers.get("retry-after"));
+    throw new ServerError(
+      parsed.success ? parsed.data.error.code : `http.${res.status}`,
+      parsed.success ? parsed.data.error.message : `${base} answered ${res.status} ${res.statusText}`,
+      res.status,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
   }
   return {
-    async json<T>(method: "GET" | "POST", path: string, body?: unknown, signal?: AbortSignal) {
+    async json(schema, method, path, body, signal) {
       const res = await send(method, path, body === undefined ? "" : JSON.stringify(body), signal);
       if (!res.ok) return fail(res);
-      return (await res.json()) as T;
+      const parsed = schema.safeParse(await res.json().catch(() => undefined));
+      if (!parsed.success) {
+        throw new LinkError("link.protocol_invalid", `${base}${path} answered something that is not the protocol's: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"} ${i.message}`).join("; ")}`);
+      }
+      return parsed.data;
     },
-    async bytes(path: string) {
-      const res = await send("GET", path, "");
+    async bytes(path, signal) {
+      const res = await send("GET", path, "", signal);
       if (!res.ok) return fail(res);
       return new Uint8Array(await res.arrayBuffer());
     },

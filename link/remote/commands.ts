@@ -1,21 +1,13 @@
 // The Link's connected commands: `pair CODE`, `skills on|off`, `run [--pool]`, `status`.
-import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import { generateLinkKeyPair } from "../../lib/links/signing";
+import { generateLinkKeyPair, heartbeatResponseSchema, pairResponseSchema } from "../../lib/protocol";
 import { LinkError } from "../errors";
-import { parsePinnedInputs, type PinnedInput } from "../inputs";
-import { runSkillJob } from "../job";
-import { parseLimits, parseNetPolicy, type JobResult } from "../sandbox/policy";
 import { Sandbox } from "../sandbox/run";
-import { linkClient, ServerError, Unreachable, type LinkClient } from "./client";
-import { linkHome, loadIdentity, saveIdentity, saveState, type LinkState } from "./config";
+import { linkClient, ServerError, Unreachable } from "./client";
+import { linkHome, loadIdentity, saveIdentity, updateState, type LinkState } from "./config";
+import { LinkRunner } from "./runner";
 
 export type Out = { line(text: string): void; error(text: string): void };
-
-const CALL_INPUT = "job.json";
-const POLL_WAIT_MS = 20_000;
-const HEARTBEAT_MS = 10_000;
-const MAX_BACKOFF_MS = 30_000;
 
 export async function pair(args: { code: string; server: string; name?: string }, out: Out, env = process.env): Promise<number> {
   const home = linkHome(env);
@@ -25,27 +17,33 @@ export async function pair(args: { code: string; server: string; name?: string }
   out.line(`▸ Pairing with ${args.server}…`);
   const client = linkClient(args.server, keys.publicKey, keys.privateKeyPem);
   try {
-    const paired = await client.json<{ linkId: string; name: string }>("POST", "/api/link/v1/pair", { code: args.code, name });
-    const state: LinkState = { server: args.server, link_id: paired.linkId, public_key: keys.publicKey, name: paired.name, runner: "off", pool: false };
+    const paired = await client.json(pairResponseSchema, "POST", "/api/link/v1/pair", { code: args.code, name });
+    const state: LinkState = { server: args.server, link_id: paired.link_id, public_key: keys.publicKey, name: paired.name, runner: "off", runner_epoch: 0, pool: false };
     saveIdentity(home, keys.privateKeyPem, state);
-    out.line(`✓ Paired as "${paired.name}" (${paired.linkId}). The skill runner is off: turn it on with \`openvibe-link skills on\`.`);
+    out.line(`✓ Paired as "${paired.name}" (${paired.link_id}). The skill runner is off: turn it on with \`openvibe-link skills on\`.`);
     return 0;
   } catch (err) {
     return report(err, out);
   }
 }
 
+/** The machine owner's switch. It counts up, so no older report (a running `run`'s) can undo it. */
 export async function skills(args: { on: boolean }, out: Out, env = process.env): Promise<number> {
   const home = linkHome(env);
-  const { state, privateKeyPem } = loadIdentity(home);
-  const next: LinkState = { ...state, runner: args.on ? "on" : "off" };
-  saveState(home, next);
+  const { privateKeyPem } = loadIdentity(home);
+  const next = updateState(home, (s) => ({ ...s, runner: args.on ? "on" : "off", runner_epoch: s.runner_epoch + 1 }));
   out.line(`✓ Skill runner openvibe-skill-runner@1.0.0 is ${next.runner} on this machine.`);
   try {
-    await linkClient(state.server, state.link_id!, privateKeyPem).json("POST", "/api/link/v1/heartbeat", { runner: next.runner, pool: next.pool });
-    out.line("  The dashboard shows it now.");
+    const answer = await linkClient(next.server, next.link_id ?? "", privateKeyPem).json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
+      runner: next.runner,
+      runner_epoch: next.runner_epoch,
+      pool: next.pool,
+      running: [],
+    });
+    out.line(`  The server ${answer.runner === next.runner ? "sees it now" : `treats it as ${answer.runner}`}.`);
   } catch (err) {
-    if (err instanceof Unreachable) out.line("  The server is not reachable; it will see the change when `openvibe-link run` connects.");
+    if (err instanceof Unreachable || (err instanceof ServerError && err.retryable))
+      out.line("  The server is not reachable; `openvibe-link run` tells it when it connects (and takes no job while the runner is off).");
     else return report(err, out);
   }
   return 0;
@@ -56,125 +54,43 @@ export async function status(out: Out, env = process.env): Promise<number> {
   out.line(`Link "${state.name}" (${state.link_id}) at ${state.server}`);
   out.line(`  skill runner: ${state.runner}, pool offer: ${state.pool ? "yes" : "no"}`);
   try {
-    await linkClient(state.server, state.link_id!, privateKeyPem).json("POST", "/api/link/v1/heartbeat", { runner: state.runner, pool: state.pool });
+    const answer = await linkClient(state.server, state.link_id, privateKeyPem).json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
+      runner: state.runner,
+      runner_epoch: state.runner_epoch,
+      pool: state.pool,
+      running: [],
+    });
     out.line("  server: reachable, this Link is accepted");
+    if (state.pool) out.line(`  OpenVibe pool: ${answer.pool_approved ? "approved by an operator" : "offered, not approved (serves only you)"}`);
     return 0;
   } catch (err) {
     return report(err, out);
   }
 }
 
-type ServerJob = {
-  id: string;
-  inputs: PinnedInput[];
-  net: string;
-  limits: { wall_ms: number; mem_bytes: number };
-};
+/**
+ * The Sandbox this Link runs its jobs in. The Link's home is passed so the sandbox can keep its
+ * system folder per Link (two Links on one machine never share one).
+ */
+async function sandboxFor(home: string): Promise<Sandbox> {
+  void home;
+  return Sandbox.create();
+}
 
 /** The poll loop. Resolves when stopped by `signal` (finishing or handing back the current job). */
 export async function run(args: { pool: boolean }, out: Out, signal: AbortSignal, env = process.env): Promise<number> {
   const home = linkHome(env);
   const identity = loadIdentity(home);
-  const state: LinkState = { ...identity.state, pool: args.pool };
-  saveState(home, state);
-  const client = linkClient(state.server, state.link_id!, identity.privateKeyPem);
+  const state = updateState(home, (s) => ({ ...s, pool: args.pool }));
+  const client = linkClient(state.server, identity.state.link_id, identity.privateKeyPem);
   if (state.runner === "off") out.line("! The skill runner is off: this Link takes no jobs until `openvibe-link skills on`.");
-  const sandbox = await Sandbox.create();
+  const sandbox = await sandboxFor(home);
   out.line(`▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`);
-
-  let backoff = 1_000;
-  const heartbeat = setInterval(() => {
-    client.json("POST", "/api/link/v1/heartbeat", { runner: state.runner, pool: state.pool }).catch(() => undefined);
-  }, HEARTBEAT_MS);
   try {
-    while (!signal.aborted) {
-      try {
-        const { job } = await client.json<{ job: ServerJob | null }>(
-          "POST",
-          "/api/link/v1/poll",
-          { runner: state.runner, pool: state.pool, wait_ms: POLL_WAIT_MS },
-          signal,
-        );
-        backoff = 1_000;
-        if (job) await runJob(client, sandbox, job, out, signal);
-      } catch (err) {
-        if (signal.aborted) break;
-        if (err instanceof Unreachable) {
-          out.error(`! ${err.message}; retrying in ${Math.round(backoff / 1000)} s.`);
-          await sleep(backoff, signal);
-          backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-          continue;
-        }
-        if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
-          out.error(`✗ ${err.code}: ${err.message}`);
-          return 1;
-        }
-        out.error(`! ${(err as Error).message}; retrying in ${Math.round(backoff / 1000)} s.`);
-        await sleep(backoff, signal);
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-      }
-    }
-    out.line("▸ Stopped cleanly.");
-    return 0;
+    return await new LinkRunner(home, client, sandbox, out, signal).run();
   } finally {
-    clearInterval(heartbeat);
     await sandbox.close();
   }
-}
-
-async function runJob(client: LinkClient, sandbox: Sandbox, job: ServerJob, out: Out, signal: AbortSignal) {
-  if (signal.aborted) {
-    await client.json("POST", `/api/link/v1/jobs/${job.id}/release`).catch(() => undefined);
-    return;
-  }
-  await client.json("POST", `/api/link/v1/jobs/${job.id}/start`);
-  const started = performance.now();
-  let result: JobResult & { code?: string };
-  const fetchMedia = (mediaId: string) => client.bytes(`/api/link/v1/jobs/${job.id}/inputs/${mediaId}`);
-  try {
-    const inputs = parsePinnedInputs(job.inputs);
-    const callInput = inputs.find((i) => i.name === CALL_INPUT);
-    if (!callInput) throw new LinkError("run.job.inputs_invalid", "The job carries no job.json.");
-    const callBytes = await fetchMedia(callInput.media_id);
-    if (createHash("sha256").update(callBytes).digest("hex") !== callInput.sha256) {
-      throw new LinkError("run.job.input_digest_mismatch", "job.json does not match the sha256 the job pinned.");
-    }
-    const call = JSON.parse(Buffer.from(callBytes).toString("utf8")) as { tool: string; entry: string; input: unknown };
-    out.line(`▸ ${job.id}: ${call.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`);
-    result = await runSkillJob(
-      sandbox,
-      {
-        entry: call.entry,
-        input: call.input,
-        inputs: inputs.filter((i) => i.name !== CALL_INPUT),
-        net: parseNetPolicy(job.net === "openvibe_only" ? "openvibe-only" : job.net),
-        limits: parseLimits(job.limits),
-      },
-      fetchMedia,
-    );
-  } catch (err) {
-    const code = err instanceof LinkError ? err.code : "link.internal";
-    const integrity = code === "run.job.input_digest_mismatch";
-    result = {
-      status: integrity ? "integrity" : "refused",
-      output: null,
-      stderr: (err as Error).message,
-      exit: null,
-      wall_ms: Math.round(performance.now() - started),
-      max_rss_bytes: null,
-      code,
-    };
-  }
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await client.json("POST", `/api/link/v1/jobs/${job.id}/result`, { ...result, output: result.status === "ok" ? result.output : undefined });
-      break;
-    } catch (err) {
-      if (!(err instanceof Unreachable) || attempt >= 5) throw err;
-      await sleep(1_000 * attempt);
-    }
-  }
-  out.line(`  ${result.status} in ${result.wall_ms} ms`);
 }
 
 function report(err: unknown, out: Out): number {
@@ -182,16 +98,6 @@ function report(err: unknown, out: Out): number {
     out.error(`✗ ${err.code}: ${err.message}`);
     return 1;
   }
-  out.error(`✗ ${(err as Error).message}`);
+  out.error(`✗ ${err instanceof Error ? err.message : String(err)}`);
   return 1;
-}
-
-function sleep(ms: number, signal?: AbortSignal) {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

@@ -51,7 +51,8 @@ export type SandboxOptions = {
 /** A fresh job folder: `root` is private to the runner, `files` is what the tool sees as /job. */
 export type JobFolder = { id: string; root: string; files: string };
 
-export type SandboxJob = { folder: JobFolder; entry: string; input: Uint8Array; net: NetPolicy; limits: Limits };
+/** `signal` withdraws the job: the sandbox is killed at once and the run ends `cancelled`. */
+export type SandboxJob = { folder: JobFolder; entry: string; input: Uint8Array; net: NetPolicy; limits: Limits; signal?: AbortSignal };
 
 /** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
 const SANDBOX_UID = 65534;
@@ -370,7 +371,7 @@ export class Sandbox {
       const stderr: Buffer[] = [];
       let stderrKept = 0;
       let stderrDropped = 0;
-      let ended: "limit" | "timeout" | "complete" | undefined;
+      let ended: "limit" | "timeout" | "complete" | "cancelled" | undefined;
       let sandboxPid: number | undefined;
       let infoText = "";
       const detector = new JsonEndDetector();
@@ -388,11 +389,14 @@ export class Sandbox {
         child.kill("SIGKILL");
         cgroup?.killAll();
       };
-      const end = (why: "limit" | "timeout" | "complete") => {
+      const end = (why: "limit" | "timeout" | "complete" | "cancelled") => {
         ended ??= why;
         kill();
       };
       const wallTimer = setTimeout(() => end("timeout"), job.limits.wall_ms);
+      const withdraw = () => end("cancelled");
+      job.signal?.addEventListener("abort", withdraw, { once: true });
+      if (job.signal?.aborted) withdraw();
       const graceThenEnd = () => {
         graceTimer ??= setTimeout(() => end("complete"), EXIT_GRACE_MS);
       };
@@ -429,6 +433,7 @@ export class Sandbox {
       child.on("close", (code, signal) => {
         clearTimeout(wallTimer);
         clearTimeout(graceTimer);
+        job.signal?.removeEventListener("abort", withdraw);
         const wall_ms = Math.round(performance.now() - started);
         let stderrText = Buffer.concat(stderr).toString("utf8");
         if (stderrDropped > 0) stderrText += `\n[openvibe-link: stderr truncated, ${stderrDropped} more bytes dropped]`;
@@ -442,7 +447,8 @@ export class Sandbox {
         const oom = cgroup ? cgroup.oomKilled() : code !== 0 && /ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Array buffer allocation failed/.test(stderrText);
         let status: JobStatus;
         let output: unknown = null;
-        if (oom || heapOom) status = "oom";
+        if (ended === "cancelled") status = "cancelled";
+        else if (oom || heapOom) status = "oom";
         else if (ended === "limit") status = "limit";
         else if (ended === "timeout") status = "timeout";
         else if (ended !== "complete" && code !== 0) status = "error";

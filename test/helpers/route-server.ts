@@ -22,14 +22,21 @@ export async function serveRoutes(routes: RouteTable): Promise<{ url: string; cl
     }
     const params = { ...(match.regex.exec(url.pathname)?.groups ?? {}) };
     const body = await readBody(req);
+    // As in Next: the request's signal aborts when its client hangs up before the answer.
+    const hangUp = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) hangUp.abort();
+    });
     const request = new Request(url, {
       method: req.method,
+      signal: hangUp.signal,
       headers: Object.entries(req.headers).flatMap(([k, v]) =>
         v === undefined ? [] : [[k, String(v)] as [string, string]],
       ),
       body: body.length && req.method !== "GET" && req.method !== "HEAD" ? new Uint8Array(body) : undefined,
     });
     const response = await match.handler(request, { params: Promise.resolve(params) });
+    if (hangUp.signal.aborted) return;
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });

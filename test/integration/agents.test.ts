@@ -125,4 +125,37 @@ describe("allowance (HO7)", () => {
     expect(alone.status).toBe("queued");
     expect((await agents.listAgents(bob.id)).map((a) => a.name)).not.toContain("frugal");
   });
+
+  it("20 solo calls at once at the edge of the allowance: exactly the ones that fit run, the rest ask the person", async () => {
+    const { agentSpentToday } = await import("../../lib/billing/allowance");
+    const { agent, token } = await agents.createAgent(alice.id, { name: "parallel" });
+    const principal = await agents.verifyAgentToken(token);
+    // slugify's worst case is 10 000 micro-units: room for exactly 5, and some to spare.
+    await agents.setAllowance(alice.id, agent.id, 5n * 10_000n + 9_999n);
+    const { grantAlwaysAllow } = await import("../../lib/installs");
+    await grantAlwaysAllow({ userId: alice.id, versionId, tool: "slugify" });
+    const calls = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        steps.createSkillRunStep(principal, { skill: `text-tools@${version}`, tool: "slugify", input: { text: `n${i}` } }),
+      ),
+    );
+    const ran = calls.filter((c) => c.status === "queued");
+    const asked = calls.filter((c) => c.status === "pending_approval");
+    expect(ran).toHaveLength(5);
+    expect(asked).toHaveLength(15);
+    for (const c of asked) expect(c.message).toMatch(/daily allowance left, so it needs your approval/);
+    expect(await agentSpentToday(agent.id)).toBe(50_000n);
+    expect(await env.db.runJob.count({ where: { stepId: { in: ran.map((c) => c.id) }, agentAlone: true } })).toBe(5);
+
+    // A run the person approves is theirs: it does not count against the agent's allowance.
+    await steps.decideStep(alice.id, asked[0]!.id, "once");
+    expect(await agentSpentToday(agent.id)).toBe(50_000n);
+    const approvedJob = await env.db.runJob.findFirstOrThrow({ where: { stepId: asked[0]!.id } });
+    expect(approvedJob.agentAlone).toBe(false);
+
+    // A solo run that ends gives back what it did not use: cancelled here, so all of it.
+    const { withdraw } = await import("../../lib/runs");
+    await withdraw({ userId: alice.id, versionIds: [versionId] }, "disabled");
+    expect(await agentSpentToday(agent.id)).toBe(0n);
+  });
 });

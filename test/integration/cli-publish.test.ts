@@ -55,6 +55,10 @@ describe("openvibe publish", () => {
     expect(r.stdout).toMatch(/✓ Published text-tools@/);
     expect(r.stdout).toMatch(/\/skills\/text-tools\/\d+\.\d+\.\d+/);
     expect(await env.db.skillVersion.count({ where: { skill: { slug: "text-tools" } } })).toBe(1);
+    // It sent an Idempotency-Key, whose first answer the registry now keeps for a retry.
+    const kept = await env.db.idempotencyKey.findMany();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ status: 201, scope: expect.stringMatching(/^user:/) });
   });
 
   it("prints every problem with its path and exits 1 for a broken bundle", async () => {

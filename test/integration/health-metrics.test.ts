@@ -171,6 +171,8 @@ describe("GET /api/metrics", () => {
         data: {
           userId: person.id,
           projectId,
+          versionId,
+          tool: "echo",
           class: "function",
           artifactName: "openvibe-skill-runner",
           artifactVersion: "1.0.0",

@@ -1,7 +1,7 @@
 // Pairing and signed Link requests against the real routes, PostgreSQL and Redis: a forged,
 // replayed, stale, unknown or revoked Link request is refused, each with its own code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../../lib/links/signing";
+import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../../lib/protocol/signing";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 
 let env: IntegrationEnv;
@@ -35,7 +35,7 @@ async function pairNew(code: string, key = generateLinkKeyPair()) {
 }
 
 const beat = (key: LinkKeyPair, linkId: string, over: { now?: number; nonce?: string } = {}) =>
-  heartbeat.POST(signed("/api/link/v1/heartbeat", key, linkId, { runner: "on", pool: false }, over));
+  heartbeat.POST(signed("/api/link/v1/heartbeat", key, linkId, { runner: "on", runner_epoch: 1, pool: false }, over));
 
 beforeAll(async () => {
   env = await setupIntegration("linkauth");
@@ -54,8 +54,9 @@ describe("pairing", () => {
     const { code } = await links.createPairingCode(owner.id);
     const first = await pairNew(code);
     expect(first.res.status).toBe(201);
-    expect(first.body.userId).toBe(owner.id);
-    const stored = await env.db.link.findUniqueOrThrow({ where: { id: first.body.linkId } });
+    expect(Object.keys(first.body).sort()).toEqual(["link_id", "name"]);
+    const stored = await env.db.link.findUniqueOrThrow({ where: { id: first.body.link_id } });
+    expect(stored.userId).toBe(owner.id);
     expect(stored.publicKey).toBe(first.key.publicKey);
     expect(stored.runnerEnabled).toBe(false);
     const again = await pairNew(code);
@@ -87,7 +88,7 @@ describe("signed requests", () => {
     const { code } = await links.createPairingCode(owner.id);
     const paired = await pairNew(code);
     key = paired.key;
-    linkId = paired.body.linkId;
+    linkId = paired.body.link_id;
   });
 
   it("accepts a signed heartbeat and records the runner state", async () => {
@@ -106,7 +107,7 @@ describe("signed requests", () => {
   });
 
   it("refuses a replay of the same request", async () => {
-    const req = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", pool: false });
+    const req = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", runner_epoch: 1, pool: false });
     const copy = req.clone();
     expect((await heartbeat.POST(req)).status).toBe(200);
     const replay = await heartbeat.POST(copy);
@@ -119,11 +120,11 @@ describe("signed requests", () => {
   });
 
   it("refuses a tampered body", async () => {
-    const req = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", pool: false });
+    const req = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", runner_epoch: 1, pool: false });
     const tampered = new Request(req.url, {
       method: "POST",
       headers: req.headers,
-      body: JSON.stringify({ runner: "on", pool: true }),
+      body: JSON.stringify({ runner: "on", runner_epoch: 1, pool: true }),
     });
     expect((await (await heartbeat.POST(tampered)).json()).error.code).toBe("link.signature.invalid");
   });

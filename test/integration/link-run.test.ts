@@ -1,65 +1,25 @@
 // The whole loop with a real `openvibe-link` process: pair with a dashboard code, turn the runner
 // on, `run`; an agent calls a tool, the person approves, the Link runs it in the sandbox and the
 // agent gets the result as untrusted data. Then the Link is killed mid-job: the job is placed again.
-import { spawn, type ChildProcess } from "node:child_process";
 import { readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
+import { linkHome, linkRoutes, until, type LinkHome } from "../helpers/link-process";
 import { serveRoutes } from "../helpers/route-server";
 import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
 let env: IntegrationEnv;
 let server: Awaited<ReturnType<typeof serveRoutes>>;
-let home: string;
+let home: LinkHome;
 let agentToken: string;
 let person: { id: string };
 let steps: typeof import("../../lib/steps");
-const children: ChildProcess[] = [];
 
-function linkEnv() {
-  return {
-    PATH: process.env.PATH,
-    // The run's own temp folder (npm test), where the Link's job folders belong too.
-    TMPDIR: process.env.TMPDIR,
-    HOME: home,
-    OPENVIBE_LINK_HOME: path.join(home, "link"),
-  } as unknown as NodeJS.ProcessEnv;
-}
-
-/** Async on purpose: the routes are served from this very process, so a blocking spawn would deadlock. */
-function linkCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: linkEnv() });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function startLink(): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [BIN, "run"], { env: linkEnv() });
-  children.push(child);
-  let text = "";
-  child.stdout!.on("data", (d) => (text += d));
-  child.stderr!.on("data", (d) => (text += d));
-  return { child, output: () => text };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const linkCli = (args: string[]) => home.cli(args);
+const startLink = () => home.start();
 
 async function call(body: unknown) {
   const res = await fetch(`${server.url}/api/v1/steps`, {
@@ -79,30 +39,8 @@ async function waitStep(id: string) {
 
 beforeAll(async () => {
   env = await setupIntegration("linkrun");
-  home = tempDir("linkrun");
-  const r = (p: string) => import(p);
-  const routes = {
-    pair: await r("../../app/api/link/v1/pair/route"),
-    heartbeat: await r("../../app/api/link/v1/heartbeat/route"),
-    poll: await r("../../app/api/link/v1/poll/route"),
-    start: await r("../../app/api/link/v1/jobs/[id]/start/route"),
-    result: await r("../../app/api/link/v1/jobs/[id]/result/route"),
-    release: await r("../../app/api/link/v1/jobs/[id]/release/route"),
-    inputs: await r("../../app/api/link/v1/jobs/[id]/inputs/[mediaId]/route"),
-    steps: await r("../../app/api/v1/steps/route"),
-    step: await r("../../app/api/v1/steps/[id]/route"),
-  };
-  server = await serveRoutes([
-    { method: "POST", pattern: "/api/link/v1/pair", handler: routes.pair.POST },
-    { method: "POST", pattern: "/api/link/v1/heartbeat", handler: routes.heartbeat.POST },
-    { method: "POST", pattern: "/api/link/v1/poll", handler: routes.poll.POST },
-    { method: "POST", pattern: "/api/link/v1/jobs/[id]/start", handler: routes.start.POST },
-    { method: "POST", pattern: "/api/link/v1/jobs/[id]/result", handler: routes.result.POST },
-    { method: "POST", pattern: "/api/link/v1/jobs/[id]/release", handler: routes.release.POST },
-    { method: "GET", pattern: "/api/link/v1/jobs/[id]/inputs/[mediaId]", handler: routes.inputs.GET },
-    { method: "POST", pattern: "/api/v1/steps", handler: routes.steps.POST },
-    { method: "GET", pattern: "/api/v1/steps/[id]", handler: routes.step.GET },
-  ]);
+  home = await linkHome("linkrun");
+  server = await serveRoutes(await linkRoutes());
   steps = await import("../../lib/steps");
   const { createUser } = await import("../../lib/auth/users");
   const { loadBundle } = await import("../../lib/contracts");
@@ -120,18 +58,8 @@ beforeAll(async () => {
   agentToken = (await createAgent(person.id, { name: "helper-bot" })).token;
 }, 180_000);
 
-/** Stops a Link the way a person does (its sandbox then removes its own folders), SIGKILL if it hangs. */
-async function stopLink(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 afterAll(async () => {
-  await Promise.all(children.map(stopLink));
+  await home?.stop();
   await server?.close();
   await (await import("../../lib/runs")).dispatchQueue().close();
   await (await import("../../lib/registry")).scanQueue().close();
@@ -147,7 +75,7 @@ describe("a real Link", () => {
     expect(paired.stderr).toBe("");
     expect(paired.status).toBe(0);
     expect(paired.stdout).toMatch(/Paired as "test-laptop"/);
-    const key = await stat(path.join(home, "link", "link.key"));
+    const key = await stat(path.join(home.dir, "link", "link.key"));
     expect(key.mode & 0o777).toBe(0o600);
     const link = await env.db.link.findFirstOrThrow({ where: { userId: person.id } });
     expect(link.runnerEnabled).toBe(false);
@@ -213,19 +141,19 @@ describe("a real Link", () => {
     expect(await env.db.step.count()).toBe(before);
   });
 
-  it("killed mid-job, the Link's job is placed again once it is back and finishes exactly once", async () => {
+  it("killed after claiming a job, the Link's job is placed again once it is back and finishes exactly once", async () => {
     const grant = await call({ skill: "text-tools@2.0.1", tool: "word_count", input: { text: "a b c" } });
     expect((await waitStep(grant.body.id)).status).toBe("succeeded");
-    for (const child of children) child.kill("SIGKILL");
+    await home.stopProcesses();
     const orphan = await call({ skill: "text-tools@2.0.1", tool: "word_count", input: { text: "x y" } });
     const job = await until("the job to be queued", () =>
       env.db.runJob.findFirst({ where: { stepId: orphan.body.id } }),
     );
-    // Pretend the dead Link had claimed and started it, then went silent past its lease.
+    // Pretend the dead Link had claimed it (not started it), then went silent past its lease.
     await env.db.runJob.update({
       where: { id: job.id },
       data: {
-        state: "running",
+        state: "placed",
         linkId: (await env.db.link.findFirstOrThrow({ where: { userId: person.id } })).id,
         attempts: 1,
         leaseExpiresAt: new Date(Date.now() - 1),
@@ -239,5 +167,7 @@ describe("a real Link", () => {
     expect(await env.db.ledgerEntry.count({ where: { jobId: job.id, kind: "charge" } })).toBe(1);
     const leftovers = await readdir(tmpdir());
     expect(leftovers.filter((f) => f.startsWith("openvibe-job-")).length).toBeLessThan(50);
+    // Every result it sent was acknowledged: none is left waiting in its state folder.
+    expect(await readdir(path.join(home.dir, "link", "results"))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { listAgents } from "@/lib/agents";
 import { requireUser } from "@/lib/auth";
-import { agentSpentToday } from "@/lib/billing/ledger";
+import { agentSpentToday } from "@/lib/billing/allowance";
 import { config } from "@/lib/config/env.mjs";
 import { agentConnections } from "@/lib/oauth";
 import { AgentsClient, type AgentRow } from "./page-client";

@@ -39,13 +39,14 @@ export function TopUpForm({ minMicros, maxMicros }: { minMicros: string; maxMicr
     try {
       const res = await fetch("/api/v1/balance/top-ups", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        // The same key until it succeeds: a retry after a lost answer adds the money once.
+        headers: { "content-type": "application/json", "idempotency-key": key },
         body: JSON.stringify({ amount_micros: micros.toString(), idempotency_key: key }),
       });
       if (!res.ok) {
         const e = await readApiError(res);
         setError({ message: e.message, details: e.details });
-        if (e.code === "billing.idempotency_conflict") setKey(newKey());
+        if (e.code === "billing.idempotency_conflict" || e.code === "idempotency.mismatch") setKey(newKey());
         return;
       }
       const body = (await res.json()) as { balance: string; amount_micros: string; created: boolean };

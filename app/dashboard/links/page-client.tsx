@@ -13,13 +13,16 @@ export type LinkRow = {
   online: boolean;
   lastSeenAt: string | null;
   runner: "on" | "off";
+  runnerOffRemotely: boolean;
   pool: boolean;
+  poolApproved: boolean;
   jobsRun: number;
   revokedAt: string | null;
   createdAt: string;
 };
 
 type Pairing = { code: string; expires_at: string; command: string };
+export type ProjectPool = { id: string; name: string; slug: string; allow_pool: boolean };
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : "never");
@@ -30,7 +33,7 @@ const OFFLINE = {
 /** While a pairing code is shown, look for the new Link this often. */
 const WATCH_MS = 4_000;
 
-export function LinksClient({ links }: { links: LinkRow[] }) {
+export function LinksClient({ links, projects }: { links: LinkRow[]; projects: ProjectPool[] }) {
   const router = useRouter();
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
@@ -65,6 +68,55 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
     } finally {
       setPending(false);
     }
+  }
+
+  const [pools, setPools] = useState(projects);
+
+  async function send(path: string, init: RequestInit, done: string): Promise<boolean> {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch(path, {
+        ...init,
+        headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      });
+      if (!res.ok) {
+        const e = await readApiError(res);
+        setError({ message: e.message, details: e.details });
+        return false;
+      }
+      setNotice(done);
+      noticeRef.current?.focus();
+      router.refresh();
+      return true;
+    } catch {
+      setError(OFFLINE);
+      return false;
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const turnOff = (link: LinkRow) =>
+    send(
+      `/api/v1/links/${encodeURIComponent(link.id)}/runner`,
+      { method: "POST", body: JSON.stringify({ runner: "off" }) },
+      `Turned the skill runner of ${link.name} off. It takes no more jobs; turn it on again on that machine.`,
+    );
+
+  async function setPool(project: ProjectPool, allow: boolean) {
+    // Shown at once; put back if the server did not take it.
+    const choose = (value: boolean) =>
+      setPools((list) => list.map((p) => (p.id === project.id ? { ...p, allow_pool: value } : p)));
+    choose(allow);
+    const saved = await send(
+      `/api/v1/projects/${encodeURIComponent(project.id)}`,
+      { method: "PATCH", body: JSON.stringify({ allow_pool: allow }) },
+      allow
+        ? `Runs of ${project.name} may go to OpenVibe's pool when none of your Links can take them.`
+        : `Runs of ${project.name} now run only on your own Links.`,
+    );
+    if (!saved) choose(!allow);
   }
 
   async function revoke(link: LinkRow) {
@@ -146,6 +198,29 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
         {notice}
       </p>
 
+      <section className="panel" aria-labelledby="pool-title">
+        <h2 id="pool-title">OpenVibe&apos;s pool</h2>
+        <p>
+          When none of your Links can take a run, it may go to a machine OpenVibe runs for everyone. It costs more per
+          second, and the run page then says “OpenVibe pool”.
+        </p>
+        <ul className={styles.list}>
+          {pools.map((p) => (
+            <li key={p.id} className={styles.poolChoice}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={p.allow_pool}
+                  disabled={pending}
+                  onChange={(e) => setPool(p, e.currentTarget.checked)}
+                />{" "}
+                Runs of <strong>{p.name}</strong> may use OpenVibe&apos;s pool
+              </label>
+            </li>
+          ))}
+        </ul>
+      </section>
+
       <section aria-labelledby="link-list-title">
         <h2 id="link-list-title">Your Links</h2>
         {links.length === 0 ? (
@@ -170,9 +245,21 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
                   <dt>Last seen</dt>
                   <dd>{when(l.lastSeenAt)}</dd>
                   <dt>Skill runner</dt>
-                  <dd>{l.runner === "on" ? "on" : "off (openvibe-link skills on)"}</dd>
-                  <dt>Offered to the pool</dt>
-                  <dd>{l.pool ? "yes" : "no"}</dd>
+                  <dd>
+                    {l.runner === "on"
+                      ? "on"
+                      : l.runnerOffRemotely
+                        ? "off (turned off here; turn it on on that machine: openvibe-link skills on)"
+                        : "off (openvibe-link skills on)"}
+                  </dd>
+                  <dt>Offered to OpenVibe&apos;s pool</dt>
+                  <dd>
+                    {l.pool
+                      ? l.poolApproved
+                        ? "yes, approved by OpenVibe"
+                        : "offered; it serves only you until OpenVibe approves it"
+                      : "no (runs only your jobs)"}
+                  </dd>
                   <dt>Jobs run</dt>
                   <dd>{l.jobsRun}</dd>
                   <dt>Paired</dt>
@@ -195,7 +282,18 @@ export function LinksClient({ links }: { links: LinkRow[] }) {
                     </button>
                   </div>
                 ) : (
-                  <div>
+                  <div className={styles.actions}>
+                    {l.runner === "on" ? (
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={pending}
+                        onClick={() => turnOff(l)}
+                        aria-label={`Turn the skill runner of ${l.name} off`}
+                      >
+                        Turn runner off
+                      </button>
+                    ) : null}
                     <button
                       type="button"
                       className="button"

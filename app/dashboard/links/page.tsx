@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { requireUser } from "@/lib/auth";
 import { listLinks } from "@/lib/links";
+import { projectPoolChoices } from "@/lib/runs";
 import { LinksClient, type LinkRow } from "./page-client";
 
 export const metadata = { title: "Links" };
@@ -14,7 +15,9 @@ export default async function LinksPage() {
     online: l.online,
     lastSeenAt: l.lastSeenAt?.toISOString() ?? null,
     runner: l.runner,
+    runnerOffRemotely: l.runnerOffRemotely,
     pool: l.pool,
+    poolApproved: l.poolApproved,
     jobsRun: l.jobsRun,
     revokedAt: l.revokedAt?.toISOString() ?? null,
     createdAt: l.createdAt.toISOString(),
@@ -27,9 +30,10 @@ export default async function LinksPage() {
       <h1>Links</h1>
       <p>
         A Link is a machine of yours that runs skills&apos; code in a sandbox. Runs go to your own Links first (they
-        cost less), then to the shared pool. A Link signs every request with a key that never leaves it.
+        cost less), then to OpenVibe&apos;s pool, if you allow it below. Your Links run only your jobs. A Link signs
+        every request with a key that never leaves it.
       </p>
-      <LinksClient links={links} />
+      <LinksClient links={links} projects={await projectPoolChoices(user.userId)} />
     </>
   );
 }

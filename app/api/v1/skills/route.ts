@@ -10,6 +10,7 @@ export const POST = route({
     // A SKILL.md folder without metadata.version states it here (`openvibe publish --version`).
     version: z.string().max(64).optional(),
   }),
+  idempotent: true,
   handler: async ({ principal, req, query, requestId }) => {
     const dryRun = query.dry_run === "1" || query.dry_run === "true";
     const result = await publishFromRequest(principal.userId, req, { dryRun, version: query.version });

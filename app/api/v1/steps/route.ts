@@ -3,11 +3,13 @@ import { sessionPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
 import { createSkillRunStep, listSteps } from "@/lib/steps";
 
-/** An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`. */
+/** An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`; an `Idempotency-Key` makes a retry safe. */
 export const POST = route({
   auth: agentPrincipal,
   body: z.object({ skill: z.string().max(200), tool: z.string().max(64), input: z.unknown() }),
-  handler: async ({ principal, body, requestId }) => json(await createSkillRunStep(principal, body), 201, requestId),
+  idempotent: true,
+  handler: async ({ principal, body, requestId, idempotencyKey }) =>
+    json(await createSkillRunStep(principal, body, { idempotencyKey }), 201, requestId),
 });
 
 /** The person's steps (the dashboard's live list): `?pending=1` for those waiting on them. */

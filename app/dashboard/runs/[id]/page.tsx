@@ -2,7 +2,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth";
 import { formatMicros } from "@/lib/billing/rates";
-import type { NetPolicy } from "@/lib/contracts/types";
 import { AppError } from "@/lib/errors";
 import { NET_WORDS, describeLimits } from "@/lib/registry/plain-words";
 import { getRunForPerson } from "@/lib/runs";
@@ -64,8 +63,13 @@ export default async function RunPage({ params }: Props) {
           {STATE_WORDS[run.state] ?? run.state}
         </span>
         {run.result_status && run.result_status !== run.state ? (
-          <span className="muted"> · result: {run.result_status}</span>
+          <span className="muted">
+            {" "}
+            · result: {run.result_status}
+            {run.result_late ? " (arrived after it expired; not charged)" : ""}
+          </span>
         ) : null}
+        {run.cancel_code ? <span className="muted"> · {run.cancel_code}</span> : null}
         {run.exit !== null ? <span className="muted"> · exit code {run.exit}</span> : null}
       </p>
       {run.step_message ? (
@@ -77,23 +81,18 @@ export default async function RunPage({ params }: Props) {
         <dl className={styles.facts}>
           <dt>Agent</dt>
           <dd>{run.agent ?? "—"}</dd>
-          <dt>Machine (Link)</dt>
-          <dd>
+          <dt>Ran on</dt>
+          <dd data-testid="ran-on">
             {run.link ? (
-              run.link.id ? (
-                <Link href="/dashboard/links">{run.link.name}</Link>
-              ) : (
-                run.link.name
-              )
+              <>
+                your Link <Link href="/dashboard/links">{run.link.name}</Link>
+              </>
             ) : (
-              "not placed yet"
+              (run.ran_on ?? "not placed yet")
             )}
-            {run.placement ? (
-              <span className="muted"> ({run.placement === "own" ? "your own Link" : "the shared pool"})</span>
-            ) : null}
           </dd>
           <dt>Network</dt>
-          <dd>{NET_WORDS[run.net as NetPolicy] ?? run.net}</dd>
+          <dd>{NET_WORDS[run.net]}</dd>
           <dt>Limits</dt>
           <dd>{describeLimits(run.limits)}</dd>
           <dt>Cost</dt>

@@ -1,12 +1,12 @@
-import { route, z } from "@/lib/http/route";
-import { authenticateLink, reportLinkState } from "@/lib/links";
+import { route } from "@/lib/http/route";
+import { authenticateLink } from "@/lib/links";
+import { heartbeatRequestSchema } from "@/lib/protocol";
+import { heartbeat } from "@/lib/runs";
 
+/** The Link's state, the jobs it holds (their leases renewed), and what it must stop. */
 export const POST = route({
   rawBody: true,
   auth: authenticateLink,
-  body: z.object({ runner: z.enum(["on", "off"]), pool: z.boolean() }),
-  handler: async ({ principal, body }) => ({
-    ...(await reportLinkState(principal.linkId, body)),
-    server_time: Date.now(),
-  }),
+  body: heartbeatRequestSchema,
+  handler: async ({ principal, body }) => heartbeat(principal, body),
 });

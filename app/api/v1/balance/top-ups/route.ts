@@ -16,6 +16,7 @@ export const POST = route({
     ]),
     idempotency_key: z.string().max(128),
   }),
+  idempotent: true,
   handler: async ({ principal, body, requestId }) => {
     const result = await topUp(principal.userId, {
       amountMicros: BigInt(body.amount_micros),

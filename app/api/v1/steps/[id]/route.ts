@@ -2,9 +2,10 @@ import { agentPrincipal } from "@/lib/agents";
 import { route, z } from "@/lib/http/route";
 import { getStepForAgent } from "@/lib/steps";
 
-/** The step's state for its agent; `?wait=<s>` long-polls until it changes (at most 30 s). */
+/** The step's state for its agent; `?wait=<s>` long-polls until it changes (at most 30 s), or the agent hangs up. */
 export const GET = route({
   auth: agentPrincipal,
   query: z.object({ wait: z.coerce.number().min(0).max(30).optional() }),
-  handler: async ({ principal, params, query }) => getStepForAgent(principal, params.id ?? "", query.wait ?? 0),
+  handler: async ({ req, principal, params, query }) =>
+    getStepForAgent(principal, params.id ?? "", query.wait ?? 0, req.signal),
 });

@@ -1,11 +1,12 @@
 import { route } from "@/lib/http/route";
 import { authenticateLink } from "@/lib/links";
-import { jobResultSchema, recordResult } from "@/lib/runs";
+import { resultRequestSchema } from "@/lib/protocol";
+import { recordResult } from "@/lib/runs";
 
 export const POST = route({
   rawBody: true,
   auth: authenticateLink,
-  body: jobResultSchema,
+  body: resultRequestSchema,
   maxBodyBytes: 256 * 1024,
   handler: async ({ principal, params, body }) => recordResult(principal, params.id ?? "", body),
 });

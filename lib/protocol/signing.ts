@@ -1,4 +1,4 @@
-// The Link request signature, shared by the Link (which signs) and the server (which verifies).
+// The Link request signature: the Link signs, the server verifies (lib/protocol is both sides).
 // Pure: no database, no config. A request is signed with the Link's Ed25519 key over method, path
 // (with query), timestamp, nonce and the body's sha256; the server keeps only public keys.
 import {

@@ -1,0 +1,19 @@
+import { sessionPrincipal } from "@/lib/auth";
+import { AppError } from "@/lib/errors";
+import { route, z } from "@/lib/http/route";
+import { turnRunnerOff } from "@/lib/links";
+
+/** The dashboard turns a Link's skill runner off. Never on: that is the machine owner's `openvibe-link skills on`. */
+export const POST = route({
+  auth: sessionPrincipal,
+  body: z.object({ runner: z.enum(["on", "off"]) }),
+  handler: async ({ principal, params, body }) => {
+    if (body.runner === "on") {
+      throw new AppError(
+        "link.runner_on_remotely",
+        "A Link's skill runner is turned on only on that machine: run `openvibe-link skills on` there.",
+      );
+    }
+    return turnRunnerOff(principal.userId, params.id ?? "");
+  },
+});

@@ -1,0 +1,342 @@
+// Job transitions. Each is one transaction: lock the job row, check the transition table, write the
+// job and its step together with the money that goes with it, commit, then wake whoever waits.
+// Two transitions racing for one job (a result and a cancel, a lease expiry and a result) serialise
+// on the row lock; the second finds the job already moved and changes nothing.
+import "server-only";
+import { settleRun, type RunEnding } from "../../billing/ledger";
+import { db, Prisma, type DbTx, type RunJob } from "../../db";
+import type { CancelCode, JobResultBody } from "../../protocol";
+import { MAX_PLACEMENTS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS, START_LEASE_MS } from "../constants";
+import { TIMER_JOBS } from "../timers";
+import { Effects } from "./effects";
+import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
+import { EXPIRY_WORDS, LATE_WORDS, REFUSAL_WORDS, RESULT_WORDS } from "./words";
+
+/**
+ * A transition may wait for a pooled connection and for its row's lock behind others (many results
+ * of one Link at once): longer than Prisma's defaults, still bounded.
+ */
+export const TX_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
+
+export type Moved = { applied: true; job: RunJob } | { applied: false; job: RunJob | null };
+
+type Plan = {
+  job?: Omit<Prisma.RunJobUncheckedUpdateInput, "state">;
+  step?: Omit<Prisma.StepUncheckedUpdateInput, "status">;
+  effects?: Effects;
+};
+
+/** Finds and locks the job a transition is about (null when there is none, or it is locked and skipped). */
+export type Locker = (tx: DbTx) => Promise<RunJob | null>;
+
+/** The job with this id, locked until the transaction ends; `skipLocked` passes over one in use. */
+export function byId(jobId: string, skipLocked = false): Locker {
+  return async (tx) => {
+    const found = skipLocked
+      ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "RunJob" WHERE id = ${jobId} FOR UPDATE SKIP LOCKED`
+      : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "RunJob" WHERE id = ${jobId} FOR UPDATE`;
+    return found.length ? tx.runJob.findUnique({ where: { id: jobId } }) : null;
+  };
+}
+
+/** One due row of an indexed query, locked, skipping rows another sweeper or transition holds. */
+export function nextDue(query: Prisma.Sql): Locker {
+  return async (tx) => {
+    const found = await tx.$queryRaw<{ id: string }[]>`${query} LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    return found[0] ? tx.runJob.findUnique({ where: { id: found[0].id } }) : null;
+  };
+}
+
+type Decision = { transition: JobTransition; plan: (tx: DbTx, job: RunJob) => Promise<Plan | null> } | null;
+
+async function move(lock: Locker, decide: (job: RunJob) => Decision): Promise<Moved> {
+  const effects = new Effects();
+  const outcome = await db.$transaction(async (tx): Promise<Moved> => {
+    const job = await lock(tx);
+    const decision = job ? decide(job) : null;
+    if (!job || !decision || !jobMayMove(decision.transition, job.state)) return { applied: false, job };
+    const planned = await decision.plan(tx, job);
+    if (!planned) return { applied: false, job };
+    const { transition } = decision;
+    const updated = await tx.runJob.update({
+      where: { id: job.id },
+      data: { ...planned.job, state: JOB_TRANSITIONS[transition].to },
+    });
+    if (job.stepId) {
+      const rows = await tx.$queryRaw<
+        { status: string }[]
+      >`SELECT status FROM "Step" WHERE id = ${job.stepId} FOR UPDATE`;
+      const next = rows[0] ? stepAfterJob(transition, rows[0].status) : null;
+      if (next) {
+        await tx.step.update({ where: { id: job.stepId }, data: { ...planned.step, status: next } });
+        effects.stepChanged({ id: job.stepId, userId: job.userId });
+      }
+    }
+    if (planned.effects) effects.merge(planned.effects);
+    return { applied: true, job: updated };
+  }, TX_OPTIONS);
+  if (outcome.applied) await effects.run();
+  return outcome;
+}
+
+const one = (transition: JobTransition, plan: (tx: DbTx, job: RunJob) => Promise<Plan | null>) => () => ({
+  transition,
+  plan,
+});
+
+const leaseTimer = (jobId: string, at: Date) => ({
+  name: TIMER_JOBS.jobLease,
+  data: { jobId },
+  at,
+  id: `lease-${jobId}-${at.getTime()}`,
+});
+
+/**
+ * Claim (queued → placed): the next job this Link may take, the person's own first; a Link serves
+ * other people's jobs only when it offers itself to the pool and an operator approved it, and only
+ * jobs whose project allows the pool. The Link row is read under a share lock, so a runner turned
+ * off (or a Link revoked) a moment ago is seen here. One statement, so it is its own transaction.
+ */
+/** A claimed job with what the Link is told about its skill version. */
+export const claimedInclude = {
+  version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } },
+} as const;
+export type ClaimedJob = Prisma.RunJobGetPayload<{ include: typeof claimedInclude }>;
+
+export async function claimJob(link: { linkId: string }, now = new Date()): Promise<ClaimedJob | null> {
+  const lease = new Date(now.getTime() + START_LEASE_MS);
+  // JOB_TRANSITIONS.claim: queued → placed.
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    WITH me AS (
+      SELECT "userId", ("poolOffer" AND "poolApprovedAt" IS NOT NULL) AS pool FROM "Link"
+      WHERE id = ${link.linkId} AND "revokedAt" IS NULL AND "runnerEnabled"
+      FOR SHARE
+    ), candidate AS (
+      SELECT j.id, (j."userId" = me."userId") AS own FROM "RunJob" AS j, me
+      WHERE j.state = 'queued' AND j."expiresAt" > ${now}
+        AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= ${now}))
+      ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
+      LIMIT 1
+      FOR UPDATE OF j SKIP LOCKED
+    )
+    UPDATE "RunJob" AS j
+    SET state = 'placed', "linkId" = ${link.linkId},
+        placement = (CASE WHEN candidate.own THEN 'own' ELSE 'pool' END)::"Placement",
+        "placedAt" = ${now}, attempts = j.attempts + 1, "leaseExpiresAt" = ${lease}
+    FROM candidate WHERE j.id = candidate.id
+    RETURNING j.id`;
+  const id = rows[0]?.id;
+  if (!id) return null;
+  await new Effects().timer(leaseTimer(id, lease)).run();
+  return db.runJob.findUnique({ where: { id }, include: claimedInclude });
+}
+
+/** Start (placed → running): its Link began to run it; from now on its heartbeat keeps the lease. */
+export function startJob(linkId: string, jobId: string, now = new Date()): Promise<Moved> {
+  return move(
+    byId(jobId),
+    one("start", async (_tx, job) => {
+      if (job.linkId !== linkId) return null;
+      const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
+      return {
+        job: { startedAt: now, leaseExpiresAt: lease },
+        effects: new Effects().timer(leaseTimer(jobId, lease)),
+      };
+    }),
+  );
+}
+
+const unplaced = { linkId: null, placement: null, placedAt: null, leaseExpiresAt: null } as const;
+
+/** Release (placed → queued): its Link handed it back before running it. */
+export function releaseJob(linkId: string, jobId: string): Promise<Moved> {
+  return move(
+    byId(jobId),
+    one("release", async (_tx, job) => {
+      if (job.linkId !== linkId) return null;
+      return { job: unplaced, effects: new Effects().jobQueued(job.userId) };
+    }),
+  );
+}
+
+/**
+ * A placed or running job whose lease ran out. A job that never started is placed again while it
+ * has placements and time left; one that started is expired (it is never run a second time).
+ */
+function onLeaseDecision(now: Date) {
+  return (job: RunJob): Decision => {
+    if (!job.leaseExpiresAt || job.leaseExpiresAt > now) return null;
+    if (job.state === "placed" && job.attempts < MAX_PLACEMENTS && job.expiresAt > now) {
+      return {
+        transition: "requeue",
+        plan: async () => ({ job: unplaced, effects: new Effects().jobQueued(job.userId) }),
+      };
+    }
+    return { transition: "expire", plan: expirePlan(job.startedAt ? "silentStarted" : "silent") };
+  };
+}
+
+export async function onLeaseExpired(
+  jobId: string,
+  now = new Date(),
+  lock: Locker = byId(jobId),
+): Promise<"requeued" | "expired" | "nothing"> {
+  const moved = await move(lock, onLeaseDecision(now));
+  if (!moved.applied) return "nothing";
+  return moved.job.state === "queued" ? "requeued" : "expired";
+}
+
+/** TTL: a job no Link has started by its expiry ends `expired`. A running job lives by its lease. */
+function onTtlDecision(now: Date) {
+  return (job: RunJob): Decision =>
+    job.expiresAt <= now && job.state !== "running" ? { transition: "expire", plan: expirePlan("ttl") } : null;
+}
+
+export async function onJobTtl(
+  jobId: string,
+  now = new Date(),
+  lock: Locker = byId(jobId),
+): Promise<"expired" | "nothing"> {
+  return (await move(lock, onTtlDecision(now))).applied ? "expired" : "nothing";
+}
+
+/** The sweep's side of the timers: one due job at a time, skipping those another sweeper holds. */
+export const sweepOne = {
+  lease: (now: Date) =>
+    move(
+      nextDue(
+        Prisma.sql`SELECT id FROM "RunJob" WHERE state IN ('placed', 'running') AND "leaseExpiresAt" <= ${now} ORDER BY "leaseExpiresAt"`,
+      ),
+      onLeaseDecision(now),
+    ),
+  ttl: (now: Date) =>
+    move(
+      nextDue(
+        Prisma.sql`SELECT id FROM "RunJob" WHERE state IN ('queued', 'placed') AND "expiresAt" <= ${now} ORDER BY "expiresAt"`,
+      ),
+      onTtlDecision(now),
+    ),
+};
+
+/** Expire (queued | placed | running → expired): the hold comes back; nothing is charged. */
+function expirePlan(why: keyof typeof EXPIRY_WORDS) {
+  return async (tx: DbTx, job: RunJob): Promise<Plan> => {
+    const ending: RunEnding = job.startedAt ? "expired_unreported" : "never_ran";
+    const settled = await settleRun(tx, settlement(job, ending, null));
+    return {
+      job: { finishedAt: new Date(), leaseExpiresAt: null, costMicros: settled.chargedMicros },
+      step: { message: EXPIRY_WORDS[why], exitStatus: "expired" },
+      effects: new Effects().linkChanged(job.linkId),
+    };
+  };
+}
+
+/** Cancel (queued | placed | running → cancelled): withdrawn; the hold comes back in full. */
+export function cancelJob(jobId: string, code: CancelCode, message: string): Promise<Moved> {
+  return move(
+    byId(jobId),
+    one("cancel", async (tx, job) => {
+      const settled = await settleRun(tx, settlement(job, "cancelled", null));
+      return {
+        job: { finishedAt: new Date(), leaseExpiresAt: null, cancelCode: code, costMicros: settled.chargedMicros },
+        step: { message, exitStatus: "cancelled" },
+        effects: new Effects().linkChanged(job.linkId),
+      };
+    }),
+  );
+}
+
+/**
+ * Finish (placed | running → succeeded | failed) with the result of the Link that holds it,
+ * settled per started second at its placement's rate. A refusal or integrity failure ran nothing.
+ */
+export function finishJob(linkId: string, jobId: string, result: JobResultBody): Promise<Moved> {
+  const succeeded = result.status === "ok";
+  return move(
+    byId(jobId),
+    one(succeeded ? "succeed" : "fail", async (tx, job) => {
+      if (job.linkId !== linkId) return null;
+      const ran = result.status !== "integrity" && result.status !== "refused";
+      const settled = await settleRun(tx, settlement(job, ran ? "ran" : "never_ran", result.wall_ms));
+      await tx.link.update({ where: { id: linkId }, data: { jobsRun: { increment: 1 } } });
+      return {
+        job: {
+          ...resultColumns(result),
+          costMicros: settled.chargedMicros,
+          finishedAt: new Date(),
+          leaseExpiresAt: null,
+        },
+        step: {
+          result: succeeded
+            ? ({ type: "tool_result", untrusted: true, data: result.output } as Prisma.InputJsonObject)
+            : Prisma.DbNull,
+          wallMs: result.wall_ms,
+          exitStatus: result.status,
+          message: (result.code && REFUSAL_WORDS[result.code]) || RESULT_WORDS[result.status],
+        },
+      };
+    }),
+  );
+}
+
+/** The columns a Link's result fills on its job. */
+export function resultColumns(result: JobResultBody) {
+  return {
+    resultStatus: result.status,
+    output: result.status === "ok" ? (result.output as Prisma.InputJsonValue) : Prisma.DbNull,
+    stderr: result.stderr,
+    exitCode: result.exit,
+    wallMsUsed: result.wall_ms,
+    maxRssBytes: result.max_rss_bytes === null ? null : BigInt(result.max_rss_bytes),
+  };
+}
+
+function settlement(job: RunJob, ending: RunEnding, wallMs: number | null) {
+  return {
+    userId: job.userId,
+    jobId: job.id,
+    ending,
+    wallMs,
+    placement: ending === "ran" ? job.placement : null,
+    // The reservation against the agent's allowance was made as the job was created.
+    solo: job.agentAlone ? { reservedAt: job.createdAt } : null,
+  };
+}
+
+/**
+ * A Link's heartbeat: the running jobs it holds keep their lease. Never past the job's wall time
+ * plus RESULT_DELIVERY_MS from its start: a Link that still holds a job then is past its limits.
+ * Not a change of state: one statement over that Link's own rows.
+ */
+export async function renewLeases(linkId: string, jobIds: string[], now = new Date()): Promise<number> {
+  if (!jobIds.length) return 0;
+  const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
+  return db.$executeRaw`
+    UPDATE "RunJob"
+    SET "leaseExpiresAt" = LEAST(${lease}::timestamp(3), "startedAt" + ("wallMs" + ${RESULT_DELIVERY_MS}) * interval '1 millisecond')
+    WHERE id = ANY(${jobIds}) AND "linkId" = ${linkId} AND state = 'running'`;
+}
+
+/**
+ * A result that arrives after its job expired (its Link started it, then went quiet past its
+ * lease, and delivered later): recorded for the record, with the step saying so. The job stays
+ * `expired` and its hold was already returned: a late run is not charged (README, "Runs").
+ */
+export async function recordLateResult(linkId: string, jobId: string, result: JobResultBody): Promise<boolean> {
+  const effects = new Effects();
+  const recorded = await db.$transaction(async (tx) => {
+    const job = await byId(jobId)(tx);
+    if (!job || job.linkId !== linkId || job.state !== "expired" || !job.startedAt || job.resultStatus) return false;
+    await tx.runJob.update({ where: { id: jobId }, data: resultColumns(result) });
+    if (job.stepId) {
+      await tx.step.update({
+        where: { id: job.stepId },
+        data: { message: LATE_WORDS, wallMs: result.wall_ms, exitStatus: result.status },
+      });
+      effects.stepChanged({ id: job.stepId, userId: job.userId });
+    }
+    return true;
+  }, TX_OPTIONS);
+  if (recorded) await effects.run();
+  return recorded;
+}

@@ -1,0 +1,245 @@
+// The Link's side of Run, behind /api/link/v1: long-poll for a job, heartbeat, start, fetch pinned
+// inputs, report the result, hand a job back. Every request is parsed with lib/protocol's schemas
+// by the route, and every answer is built through them here, so neither side trusts a shape it did
+// not check. State changes go through the lifecycle.
+import "server-only";
+import { db, type RunJob, type VersionStatus } from "../db";
+import { AppError } from "../errors";
+import { channels, waitFor } from "../events";
+import { checkFindingsAck } from "../installs/rules";
+import type { LinkPrincipal } from "../links/authenticate";
+import { reportLinkState } from "../links/service";
+import { getMedia } from "../media";
+import {
+  heartbeatResponseSchema,
+  jobSchema,
+  pinnedInputsSchema,
+  pollResponseSchema,
+  releaseResponseSchema,
+  resultResponseSchema,
+  startResponseSchema,
+  type CancelCode,
+  type CancelNotice,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
+  type JobResultBody,
+  type PollRequest,
+  type PollResponse,
+  type ResultResponse,
+} from "../protocol";
+import { MAX_POLL_WAIT_MS, REVOCATION_WINDOW_MS } from "./constants";
+import {
+  CANCEL_WORDS,
+  cancelJob,
+  claimJob,
+  finishJob,
+  recordLateResult,
+  releaseJob as release,
+  renewLeases,
+  startJob as start,
+  type ClaimedJob,
+} from "./lifecycle";
+
+/** The job as a Link receives it, checked against the protocol before it leaves. */
+export function jobForLink(job: ClaimedJob) {
+  const { version } = job;
+  return jobSchema.parse({
+    id: job.id,
+    class: job.class,
+    artifact: { name: job.artifactName, version: job.artifactVersion },
+    skill: { slug: version.skill.slug, version: version.version, tool: job.tool, integrity: version.integrity },
+    inputs: job.inputs,
+    net: job.net,
+    limits: { wall_ms: job.wallMs, mem_bytes: Number(job.memBytes) },
+    ttl_ms: job.ttlMs,
+    expires_at: job.expiresAt.toISOString(),
+  });
+}
+
+/** Integrity hashes of retired or failed versions whose jobs this Link was given recently. */
+async function revokedFor(linkId: string, now = new Date()): Promise<string[]> {
+  const since = new Date(now.getTime() - REVOCATION_WINDOW_MS);
+  const rows = await db.$queryRaw<{ integrity: string }[]>`
+    SELECT DISTINCT v.integrity FROM "RunJob" AS j JOIN "SkillVersion" AS v ON v.id = j."versionId"
+    WHERE j."linkId" = ${linkId} AND j."createdAt" > ${since} AND (v."retiredAt" IS NOT NULL OR v.status = 'failed')
+    LIMIT 256`;
+  return rows.map((r) => r.integrity);
+}
+
+/** The jobs a Link says it holds that it must stop: withdrawn, or no longer this Link's. */
+async function cancelNotices(linkId: string, held: string[]): Promise<CancelNotice[]> {
+  if (!held.length) return [];
+  const jobs = await db.runJob.findMany({
+    where: { id: { in: held } },
+    select: { id: true, linkId: true, state: true, cancelCode: true, step: { select: { message: true } } },
+  });
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  const notices: CancelNotice[] = [];
+  for (const id of held) {
+    const job = byId.get(id);
+    if (job && job.linkId === linkId && job.state !== "cancelled") continue;
+    notices.push({
+      id,
+      code: job?.cancelCode === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled",
+      message: (job?.state === "cancelled" && job.step?.message) || "This job is no longer this Link's.",
+    });
+  }
+  return notices;
+}
+
+/**
+ * Long-poll: the Link reports its state, then gets the next job it may run, or none after
+ * `wait_ms`. A runner that is off (on the machine, or turned off from the dashboard) gets none; the
+ * claim itself re-reads the runner, so a `skills off` a moment ago is already seen. The loop ends
+ * with the request (its AbortSignal) and never queries after the client has gone.
+ */
+export async function pollForJob(
+  link: LinkPrincipal,
+  request: PollRequest,
+  signal?: AbortSignal,
+): Promise<PollResponse> {
+  let state = await reportLinkState(link.linkId, request);
+  const deadline = Date.now() + Math.min(request.wait_ms, MAX_POLL_WAIT_MS);
+  let job: ClaimedJob | null = null;
+  const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
+  if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
+  while (state.runner === "on" && !signal?.aborted) {
+    job = await claimJob(link);
+    if (job || signal?.aborted) break;
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    // Re-check at least every second: pool jobs become claimable by time, not by a message.
+    const woken = await waitFor(wake, Math.min(left, 1_000), signal);
+    if (signal?.aborted) break;
+    if (woken) {
+      const fresh = await db.link.findUnique({ where: { id: link.linkId }, select: { runnerEnabled: true } });
+      if (!fresh?.runnerEnabled) state = { ...state, runner: "off" };
+    }
+  }
+  if (signal?.aborted) return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
+  return pollResponseSchema.parse({
+    job: job ? jobForLink(job) : null,
+    runner: state.runner,
+    cancel: [],
+    revoked: await revokedFor(link.linkId),
+  });
+}
+
+/** Every few seconds, and every second while the Link holds a job: state, leases, withdrawals. */
+export async function heartbeat(link: LinkPrincipal, request: HeartbeatRequest): Promise<HeartbeatResponse> {
+  const state = await reportLinkState(link.linkId, {
+    runner: request.runner,
+    runner_epoch: request.runner_epoch,
+    pool: request.pool,
+  });
+  const held = request.running ?? [];
+  await renewLeases(link.linkId, held);
+  const [cancel, revoked] = await Promise.all([cancelNotices(link.linkId, held), revokedFor(link.linkId)]);
+  return heartbeatResponseSchema.parse({ ...state, cancel, revoked, server_time: Date.now() });
+}
+
+async function ownedJob(link: LinkPrincipal, jobId: string): Promise<RunJob> {
+  const job = await db.runJob.findUnique({ where: { id: jobId } });
+  // Another Link's (or person's) job is indistinguishable from no job at all.
+  if (!job || job.linkId !== link.linkId) throw new AppError("run.job.not_found", "That job was not found.");
+  return job;
+}
+
+function withdrawnError(job: RunJob): AppError {
+  const code = job.cancelCode === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled";
+  return new AppError(code, code === "run.job.revoked" ? CANCEL_WORDS.retired : "This job was cancelled.");
+}
+
+/** Why a placed job may not start after all (its version or its install changed), in one query. */
+async function withdrawalAtStart(job: RunJob): Promise<{ code: CancelCode; message: string } | null> {
+  const rows = await db.$queryRaw<
+    {
+      retired: boolean;
+      status: VersionStatus;
+      findingsHash: string | null;
+      enabled: boolean | null;
+      ack: string | null;
+    }[]
+  >`
+    SELECT v."retiredAt" IS NOT NULL AS retired, v.status, l."findingsHash", i.enabled, i."findingsAckHash" AS ack
+    FROM "SkillVersion" AS v
+    LEFT JOIN "Listing" AS l ON l."versionId" = v.id
+    LEFT JOIN "Install" AS i ON i."userId" = ${job.userId} AND i."versionId" = v.id
+    WHERE v.id = ${job.versionId}`;
+  const v = rows[0];
+  if (!v || v.retired) return { code: "run.job.revoked", message: CANCEL_WORDS.retired };
+  if (v.status === "failed") return { code: "run.job.revoked", message: CANCEL_WORDS.scanFailed };
+  if (v.enabled === null) return { code: "run.job.cancelled", message: CANCEL_WORDS.uninstalled };
+  if (!v.enabled) return { code: "run.job.cancelled", message: CANCEL_WORDS.disabled };
+  if (v.status === "scanning" || !checkFindingsAck(v.status, v.findingsHash, v.ack).ok)
+    return {
+      code: "run.job.cancelled",
+      message: "Its scan findings changed since they were confirmed, so this run was cancelled.",
+    };
+  return null;
+}
+
+/**
+ * Start (placed → running). Checked once more first: a version retired or failed since the job was
+ * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run.
+ */
+export async function startJob(link: LinkPrincipal, jobId: string) {
+  const job = await ownedJob(link, jobId);
+  if (job.state === "cancelled") throw withdrawnError(job);
+  if (job.state === "placed") {
+    const withdrawal = await withdrawalAtStart(job);
+    if (withdrawal) {
+      await cancelJob(jobId, withdrawal.code, withdrawal.message);
+      throw new AppError(withdrawal.code, withdrawal.message);
+    }
+  }
+  const moved = await start(link.linkId, jobId);
+  const now = moved.job ?? job;
+  if (!moved.applied && now.state !== "running") {
+    if (now.state === "cancelled") throw withdrawnError(now);
+    throw new AppError("run.job.finished", `That job is ${now.state}.`);
+  }
+  return startResponseSchema.parse({ id: jobId, state: "running" });
+}
+
+/** The bytes of one pinned input of a job this Link holds (re-verified against its sha256). */
+export async function jobInputBytes(link: LinkPrincipal, jobId: string, mediaId: string) {
+  const job = await ownedJob(link, jobId);
+  if (job.state === "cancelled") throw withdrawnError(job);
+  if (job.state !== "placed" && job.state !== "running")
+    throw new AppError("run.job.finished", `That job is ${job.state}.`);
+  const inputs = pinnedInputsSchema.parse(job.inputs);
+  if (!inputs.some((i) => i.media_id === mediaId))
+    throw new AppError("media.not_found", "That input is not part of this job.");
+  const { bytes } = await getMedia(mediaId);
+  return bytes;
+}
+
+/**
+ * Records a Link's result once. A repeat (same job, same Link) answers `recorded: false`; a result
+ * for a job that was withdrawn is refused; one that arrives after the job expired is recorded as
+ * late (the run happened) and not charged.
+ */
+export async function recordResult(link: LinkPrincipal, jobId: string, result: JobResultBody): Promise<ResultResponse> {
+  // A repeat of a result already recorded (the common retry) is answered without taking a lock.
+  const seen = await db.runJob.findUnique({ where: { id: jobId }, select: { linkId: true, state: true } });
+  if (seen && seen.linkId === link.linkId && (seen.state === "succeeded" || seen.state === "failed"))
+    return resultResponseSchema.parse({ recorded: false, state: seen.state, late: false });
+  const moved = await finishJob(link.linkId, jobId, result);
+  if (moved.applied) return resultResponseSchema.parse({ recorded: true, state: moved.job.state, late: false });
+  const job = moved.job;
+  if (!job || job.linkId !== link.linkId) throw new AppError("run.job.not_found", "That job was not found.");
+  if (job.state === "cancelled") throw withdrawnError(job);
+  if (job.state === "expired") {
+    const late = await recordLateResult(link.linkId, jobId, result);
+    return resultResponseSchema.parse({ recorded: late, state: "expired", late: true });
+  }
+  return resultResponseSchema.parse({ recorded: false, state: job.state, late: false });
+}
+
+/** A Link shutting down (or whose runner was turned off) hands back a job it has not started. */
+export async function releaseJob(link: LinkPrincipal, jobId: string) {
+  await ownedJob(link, jobId);
+  const moved = await release(link.linkId, jobId);
+  return releaseResponseSchema.parse({ released: moved.applied });
+}

@@ -1,0 +1,163 @@
+// One claimed job on this Link, from the poll's answer to its delivered result. Checked before
+// anything runs: the job must read as the protocol's job, be of class `function` for
+// openvibe-skill-runner@1.0.0 (else `run.job.unsupported`), and not be of a version the server has
+// revoked (else `run.job.revoked`, even after it was claimed); then its pinned inputs are verified.
+// A job the server withdraws meanwhile is killed and nothing is reported for it.
+import { createHash } from "node:crypto";
+import {
+  CALL_INPUT_NAME,
+  callSchema,
+  JOB_CLASS,
+  jobSchema,
+  RUNNER_ARTIFACT,
+  startResponseSchema,
+  type CancelNotice,
+  type Job,
+  type LinkRunResult,
+  type ResultRequest,
+} from "../../lib/protocol";
+import { LinkError } from "../errors";
+import { parsePinnedInputs } from "../inputs";
+import { runSkillJob } from "../job";
+import { refused, type Sandbox } from "../sandbox/run";
+import { ServerError, type LinkClient } from "./client";
+import type { ResultOutbox } from "./results";
+
+type Out = { line(text: string): void; error(text: string): void };
+
+/** Why a held job was taken away: the server's notice, or this Link's own refusal. */
+export class Withdrawal extends Error {
+  constructor(readonly notice: Pick<CancelNotice, "code" | "message">) {
+    super(notice.message);
+  }
+}
+
+export type JobContext = {
+  client: LinkClient;
+  sandbox: Sandbox;
+  outbox: ResultOutbox;
+  out: Out;
+  /** Integrity hashes the server revoked (from every poll and heartbeat answer so far). */
+  revoked: ReadonlySet<string>;
+  /** Registers the job as held (heartbeats renew its lease and bring its withdrawal). */
+  hold(jobId: string, controller: AbortController): void;
+  release(jobId: string): void;
+};
+
+const REVOKED_WORDS = "This skill version was retired or failed its scan: this Link does not run it.";
+
+/** Why this Link will not run the job, or null. Pure: the checks a unit test walks. */
+export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: string; message: string } | null {
+  if (job.class !== JOB_CLASS || job.artifact.name !== RUNNER_ARTIFACT.name || job.artifact.version !== RUNNER_ARTIFACT.version) {
+    return {
+      code: "run.job.unsupported",
+      message: `This Link runs class ${JOB_CLASS} jobs of ${RUNNER_ARTIFACT.name}@${RUNNER_ARTIFACT.version}, not ${job.class} of ${job.artifact.name}@${job.artifact.version}.`,
+    };
+  }
+  if (revoked.has(job.skill.integrity)) return { code: "run.job.revoked", message: REVOKED_WORDS };
+  return null;
+}
+
+function toRequest(result: LinkRunResult): ResultRequest {
+  const status = result.status === "cancelled" ? "refused" : result.status;
+  return {
+    status,
+    output: status === "ok" ? result.output : undefined,
+    stderr: result.stderr,
+    exit: result.exit,
+    wall_ms: result.wall_ms,
+    max_rss_bytes: result.max_rss_bytes,
+    ...(result.code ? { code: result.code } : {}),
+  };
+}
+
+/** Reports a refusal for a job this Link will not run (the server may already have withdrawn it). */
+async function refuse(ctx: JobContext, jobId: string, code: string, message: string, until: AbortSignal) {
+  ctx.out.error(`✗ ${jobId}: refused (${code}). ${message}`);
+  ctx.outbox.keep(jobId, toRequest(refused(performance.now(), code, message)));
+  await ctx.outbox.deliver(jobId, until);
+}
+
+/** Runs one job the poll handed this Link; resolves once its result is delivered (or kept on disk). */
+export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, until: AbortSignal): Promise<void> {
+  const id = envelope.id;
+  const parsed = jobSchema.safeParse(envelope);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(job)"} ${i.message}`).join("; ");
+    return refuse(ctx, id, "run.job.invalid", `The job does not read as a job: ${issues}`, until);
+  }
+  const job = parsed.data;
+  const refusal = refusalFor(job, ctx.revoked);
+  if (refusal) return refuse(ctx, id, refusal.code, refusal.message, until);
+
+  const controller = new AbortController();
+  ctx.hold(id, controller);
+  const started = performance.now();
+  const withdrawn = () => (controller.signal.reason instanceof Withdrawal ? controller.signal.reason.notice : null);
+  let result: LinkRunResult;
+  try {
+    try {
+      await ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal);
+    } catch (err) {
+      if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
+      throw err;
+    }
+    const fetchMedia = (mediaId: string) => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal);
+    const inputs = parsePinnedInputs(job.inputs);
+    const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
+    if (!callInput) throw new LinkError("run.job.inputs_invalid", "The job carries no job.json.");
+    const callBytes = await fetchMedia(callInput.media_id);
+    if (createHash("sha256").update(callBytes).digest("hex") !== callInput.sha256) {
+      throw new LinkError("run.job.input_digest_mismatch", "job.json does not match the sha256 the job pinned.");
+    }
+    let callJson: unknown;
+    try {
+      callJson = JSON.parse(Buffer.from(callBytes).toString("utf8"));
+    } catch {
+      throw new LinkError("run.job.inputs_invalid", "job.json is not JSON.");
+    }
+    const call = callSchema.safeParse(callJson);
+    if (!call.success) throw new LinkError("run.job.inputs_invalid", "job.json is not a call ({ tool, entry, input }).");
+    if (call.data.tool !== job.skill.tool) throw new LinkError("run.job.inputs_invalid", "job.json names another tool than the job.");
+    ctx.out.line(`▸ ${id}: ${job.skill.slug}@${job.skill.version} ${call.data.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`);
+    result = await runSkillJob(
+      ctx.sandbox,
+      {
+        entry: call.data.entry,
+        input: call.data.input,
+        inputs: inputs.filter((i) => i.name !== CALL_INPUT_NAME),
+        net: job.net,
+        limits: job.limits,
+        signal: controller.signal,
+        lastCheck: () => (ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null),
+      },
+      fetchMedia,
+    );
+  } catch (err) {
+    const code = err instanceof LinkError ? err.code : "link.internal";
+    result = {
+      status: code === "run.job.input_digest_mismatch" ? "integrity" : "refused",
+      output: null,
+      stderr: err instanceof Error ? err.message : String(err),
+      exit: null,
+      wall_ms: Math.round(performance.now() - started),
+      max_rss_bytes: null,
+      code,
+    };
+  }
+  const notice = withdrawn();
+  if (notice || result.status === "cancelled") {
+    // The server withdrew it: it ran no further, and there is nothing to report.
+    const code = notice?.code ?? "run.job.cancelled";
+    ctx.out.error(`✗ ${id}: ${code === "run.job.revoked" ? "refused" : "cancelled"} (${code}). ${notice?.message ?? ""}`.trimEnd());
+    ctx.release(id);
+    return;
+  }
+  ctx.outbox.keep(id, toRequest(result));
+  ctx.out.line(`  ${result.status}${result.code ? ` (${result.code})` : ""} in ${result.wall_ms} ms`);
+  try {
+    await ctx.outbox.deliver(id, until);
+  } finally {
+    ctx.release(id);
+  }
+}

@@ -1,0 +1,173 @@
+// `openvibe-link run`: the poll loop. The machine's own switch (link.json, `skills on|off`) is the
+// authority: it is read again before every claim, a poll in flight is cut short when the owner
+// turns the runner off, a job handed over meanwhile is given back unrun, and nothing here ever
+// turns the runner on. The dashboard can only turn it off: the Link obeys at its next answer.
+// A heartbeat every few seconds (every second while it holds a job) renews its jobs' leases and
+// brings back what the server withdrew, which is killed at once.
+import { unwatchFile, watchFile } from "node:fs";
+import {
+  heartbeatResponseSchema,
+  pollResponseSchema,
+  releaseResponseSchema,
+  type CancelNotice,
+  type LinkReport,
+} from "../../lib/protocol";
+import type { Sandbox } from "../sandbox/run";
+import { ServerError, Unreachable, type LinkClient } from "./client";
+import { readState, statePath, updateState, type LinkState } from "./config";
+import { runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
+import { ResultOutbox, sleep } from "./results";
+
+type Out = { line(text: string): void; error(text: string): void };
+
+const POLL_WAIT_MS = 20_000;
+const HEARTBEAT_IDLE_MS = 10_000;
+/** While a job is held: how soon a withdrawal reaches the running tool. */
+const HEARTBEAT_BUSY_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+/** On stop, how long held results are still pushed before they wait on disk for the next start. */
+const STOP_DELIVERY_MS = 10_000;
+
+export class LinkRunner {
+  private readonly held = new Map<string, AbortController>();
+  private readonly revoked = new Set<string>();
+  private readonly outbox: ResultOutbox;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Aborted a while after `signal`: results stop being retried then (they stay on disk). */
+  private readonly deliveryDeadline = new AbortController();
+
+  constructor(
+    private readonly home: string,
+    private readonly client: LinkClient,
+    private readonly sandbox: Sandbox,
+    private readonly out: Out,
+    private readonly signal: AbortSignal,
+  ) {
+    this.outbox = new ResultOutbox(home, client, out);
+    signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), { once: true });
+  }
+
+  private report(state: LinkState): LinkReport {
+    return { runner: state.runner, runner_epoch: state.runner_epoch, pool: state.pool };
+  }
+
+  /** A poll or heartbeat answer: revocations, withdrawals, and the dashboard's "off". */
+  private obey(answer: { runner: "on" | "off"; cancel: CancelNotice[]; revoked: string[] }, sentEpoch: number) {
+    for (const integrity of answer.revoked) this.revoked.add(integrity);
+    for (const notice of answer.cancel) this.held.get(notice.id)?.abort(new Withdrawal(notice));
+    if (answer.runner === "off") {
+      // Only about the switch as it was when this report left: a newer `skills on` is the owner's.
+      const before = readState(this.home);
+      if (before.runner === "on" && before.runner_epoch === sentEpoch) {
+        updateState(this.home, (s) => (s.runner_epoch === sentEpoch ? { ...s, runner: "off" } : s));
+        this.out.line("! The skill runner was turned off from the dashboard. Turn it on again here: openvibe-link skills on");
+      }
+    }
+  }
+
+  private scheduleHeartbeat(ms: number) {
+    clearTimeout(this.heartbeatTimer);
+    if (this.stopped) return;
+    this.heartbeatTimer = setTimeout(() => void this.beat(), ms);
+  }
+
+  private async beat() {
+    try {
+      const state = readState(this.home);
+      const running = [...new Set([...this.held.keys(), ...this.outbox.pending()])].slice(0, 32);
+      const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", { ...this.report(state), running });
+      this.obey(answer, state.runner_epoch);
+    } catch (err) {
+      if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
+        for (const controller of this.held.values()) controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
+      }
+      // Otherwise the next beat tries again; a lease outlives several missed beats.
+    }
+    this.scheduleHeartbeat(this.held.size || this.outbox.pending().length ? HEARTBEAT_BUSY_MS : HEARTBEAT_IDLE_MS);
+  }
+
+  private context(): JobContext {
+    return {
+      client: this.client,
+      sandbox: this.sandbox,
+      outbox: this.outbox,
+      out: this.out,
+      revoked: this.revoked,
+      hold: (jobId, controller) => {
+        this.held.set(jobId, controller);
+        this.scheduleHeartbeat(HEARTBEAT_BUSY_MS);
+      },
+      release: (jobId) => void this.held.delete(jobId),
+    };
+  }
+
+  /** One long poll, cut short when the owner turns the runner off meanwhile. */
+  private async poll(state: LinkState) {
+    const cut = new AbortController();
+    const onStop = () => cut.abort();
+    this.signal.addEventListener("abort", onStop, { once: true });
+    const file = statePath(this.home);
+    const onChange = () => {
+      try {
+        if (readState(this.home).runner === "off") cut.abort();
+      } catch {
+        cut.abort();
+      }
+    };
+    watchFile(file, { interval: 200 }, onChange);
+    try {
+      return await this.client.json(pollResponseSchema, "POST", "/api/link/v1/poll", { ...this.report(state), wait_ms: POLL_WAIT_MS }, cut.signal);
+    } catch (err) {
+      if (cut.signal.aborted) return null;
+      throw err;
+    } finally {
+      unwatchFile(file, onChange);
+      this.signal.removeEventListener("abort", onStop);
+    }
+  }
+
+  async run(): Promise<number> {
+    this.scheduleHeartbeat(0);
+    let backoff = 1_000;
+    try {
+      await this.outbox.resendAll(this.deliveryDeadline.signal);
+      while (!this.signal.aborted) {
+        // The owner's switch, as it is on disk now: never a copy from an earlier claim.
+        const state = readState(this.home);
+        if (state.runner === "off") {
+          await sleep(1_000, this.signal);
+          continue;
+        }
+        try {
+          const answer = await this.poll(state);
+          backoff = 1_000;
+          if (!answer) continue;
+          this.obey(answer, state.runner_epoch);
+          if (!answer.job) continue;
+          if (this.signal.aborted || readState(this.home).runner === "off") {
+            // Claimed as the switch went off (or as the Link stops): handed back, never run.
+            await this.client.json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${answer.job.id}/release`).catch(() => undefined);
+            continue;
+          }
+          await runClaimedJob(this.context(), answer.job, this.deliveryDeadline.signal);
+        } catch (err) {
+          if (this.signal.aborted) break;
+          if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
+            this.out.error(`✗ ${err.code}: ${err.message}`);
+            return 1;
+          }
+          const what = err instanceof Unreachable ? err.message : err instanceof ServerError ? `${err.status} ${err.code}: ${err.message}` : String(err);
+          this.out.error(`! ${what}; retrying in ${Math.round(backoff / 1000)} s.`);
+          await sleep(backoff, this.signal);
+          backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        }
+      }
+      this.out.line("▸ Stopped cleanly.");
+      return 0;
+    } finally {
+      this.stopped = true;
+      clearTimeout(this.heartbeatTimer);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// Building blocks for the run-path integration tests: Links as rows (with the principal a signed
+// request would give), pending steps of a published version, and Link results.
+import { randomBytes } from "node:crypto";
+import type { IntegrationEnv } from "./integration";
+
+export type TestLink = { linkId: string; userId: string; name: string; runner: "on" | "off"; pool: boolean };
+
+export async function linkFor(
+  env: IntegrationEnv,
+  userId: string,
+  opts: { runner?: boolean; pool?: boolean; approved?: boolean; name?: string } = {},
+): Promise<TestLink> {
+  const link = await env.db.link.create({
+    data: {
+      userId,
+      name: opts.name ?? `machine-${randomBytes(2).toString("hex")}`,
+      publicKey: randomBytes(32).toString("base64url"),
+      runnerEnabled: opts.runner ?? true,
+      poolOffer: opts.pool ?? false,
+      poolApprovedAt: opts.approved ? new Date() : null,
+      lastSeenAt: new Date(),
+    },
+  });
+  return {
+    linkId: link.id,
+    userId,
+    name: link.name,
+    runner: link.runnerEnabled ? "on" : "off",
+    pool: link.poolOffer,
+  };
+}
+
+/** One poll of this Link as `openvibe-link run` makes it (reporting its state), without waiting. */
+export async function claim(link: TestLink, waitMs = 0) {
+  const { pollForJob } = await import("../../lib/runs");
+  return pollForJob(link, { runner: link.runner, runner_epoch: 0, pool: link.pool, wait_ms: waitMs });
+}
+
+export async function pendingStep(
+  env: IntegrationEnv,
+  p: { userId: string; projectId: string; versionId: string; tool?: string; expiresInMs?: number; agentId?: string },
+) {
+  const tool = p.tool ?? "slugify";
+  return env.db.step.create({
+    data: {
+      userId: p.userId,
+      projectId: p.projectId,
+      versionId: p.versionId,
+      agentId: p.agentId ?? null,
+      kind: "skill.run",
+      label: "running a skill's code in a sandbox",
+      target: `text-tools@2.0.1 ${tool}`,
+      tool,
+      input: { text: "Hello World" },
+      net: "deny",
+      expiresAt: new Date(Date.now() + (p.expiresInMs ?? 600_000)),
+    },
+  });
+}
+
+export const ok = (output: unknown, wall = 1500) => ({
+  status: "ok" as const,
+  output,
+  stderr: "",
+  exit: 0,
+  wall_ms: wall,
+  max_rss_bytes: 1000,
+});
+
+/** The sum of a job's ledger entries: 0 when its hold came back in full. */
+export async function ledgerSum(env: IntegrationEnv, jobId: string): Promise<bigint> {
+  const entries = await env.db.ledgerEntry.findMany({ where: { jobId } });
+  return entries.reduce((n, e) => n + e.amountMicros, 0n);
+}
