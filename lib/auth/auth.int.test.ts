@@ -22,7 +22,6 @@ const unique = () => randomBytes(4).toString("hex");
 beforeAll(async () => {
   database = await createThrowawayDatabase("ov_it_auth");
   // Configure this worker before anything reads config().
-  /* eslint-disable no-restricted-properties */
   process.env.DATABASE_URL = database.url;
   process.env.REDIS_URL ??= "redis://127.0.0.1:6379";
   process.env.REDIS_PREFIX = `ov_it_auth_${unique()}`;

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { linkHome, linkRoutes, until, type LinkHome } from "../helpers/link-process";
 import { serveRoutes } from "../helpers/route-server";
-import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let env: IntegrationEnv;
