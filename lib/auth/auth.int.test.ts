@@ -28,7 +28,6 @@ beforeAll(async () => {
   process.env.AUTH_SECRET = SECRET;
   process.env.APP_URL = BASE;
   process.env.LOG_LEVEL = "error";
-  /* eslint-enable no-restricted-properties */
   auth = await import("./index");
   ({ db } = await import("../db"));
   ({ redis, key } = await import("../redis"));
