@@ -2,8 +2,7 @@
 // What the issue judges: a listing changed behind the registry's back, in the database, is refused;
 // a rewritten log entry fails the next consistency check. Each tamper is undone after its test.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeIntegrity } from "../../lib/contracts";
@@ -11,6 +10,7 @@ import { emptyRoot, hashChildren, hashLeaf } from "../../lib/tlog/hash";
 import { formatCheckpoint, generateSignerKey, parseSignerKey, signNote } from "../../lib/tlog/note";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { serveRoutes } from "../helpers/route-server";
+import { tempDir } from "../helpers/temp-dir";
 import { demoDocument } from "../helpers/skill-docs";
 import { tlogRoutes } from "../helpers/tlog-routes";
 
@@ -39,7 +39,7 @@ function cli(args: string[], configDir: string): Promise<Run> {
   });
 }
 
-const freshDir = () => mkdtemp(path.join(tmpdir(), "ov-verify-"));
+const freshDir = async () => tempDir("verify");
 
 /** A client that has already verified once, so it holds a checkpoint of the log as it was. */
 async function clientThatSawTheLog(): Promise<string> {
