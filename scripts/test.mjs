@@ -219,7 +219,7 @@ async function main() {
     redisUrl = await ensureRedis();
     const authSecret = ensureAuthSecret();
     if (suites.includes("e2e")) await ensureChromium();
-    if (suites.includes("sandbox")) await ensureBubblewrap();
+    if (suites.includes("sandbox") || suites.includes("integration")) await ensureBubblewrap();
 
     mkdirSync(reportDir, { recursive: true });
     let testDbUrl = "";

@@ -6,10 +6,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { linkFor } from "../helpers/runs";
+import { sessionToken } from "../helpers/session-cookie";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let env: IntegrationEnv;
-let encode: typeof import("next-auth/jwt").encode;
 let cookieName: string;
 let route: typeof import("../../app/api/v1/admin/pool/[id]/route");
 let operator: { id: string };
@@ -31,7 +31,7 @@ function admin(args: string[]): Promise<{ code: number | null; out: string }> {
 async function asPerson(userId: string | null, method: "POST" | "DELETE", linkId: string) {
   const headers: Record<string, string> = {};
   if (userId) {
-    const token = await encode({ token: { sub: userId }, secret: "integration-secret-".padEnd(40, "x") });
+    const token = await sessionToken(userId, "integration-secret-".padEnd(40, "x"));
     headers.cookie = `${cookieName}=${token}`;
   }
   const handler = method === "POST" ? route.POST : route.DELETE;
@@ -42,7 +42,6 @@ async function asPerson(userId: string | null, method: "POST" | "DELETE", linkId
 
 beforeAll(async () => {
   env = await setupIntegration("admin");
-  ({ encode } = await import("next-auth/jwt"));
   cookieName = (await import("../../lib/auth")).sessionCookieName();
   route = await import("../../app/api/v1/admin/pool/[id]/route");
   const { createUser } = await import("../../lib/auth/users");
