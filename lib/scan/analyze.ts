@@ -4,9 +4,16 @@
 // well-known objects a tool must not reach. Where a dangerous position cannot be resolved, it fails.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { isOpenVibeHost, foreignHostIn, hostOfUrl, longEncodedRun, looksLikeCode, decodeProbe } from "./text";
+import { builtinModules } from "node:module";
 import { MAX_TIMER_MS, type Net, type RuleId } from "./rules";
 
 type N = any;
+
+/** A module that the code loads by a literal name that is not one of Node's own. */
+export interface ModuleRequest {
+  spec: string;
+  pos: number;
+}
 
 export interface RawFinding {
   rule: RuleId;
@@ -116,6 +123,21 @@ const FORBIDDEN_MODULES = new Set([
   "trace_events",
   "module.register",
 ]);
+/** Ways into Node's module loader that can load code the module graph does not follow. */
+const MODULE_LOADER = new Set([
+  "createRequire",
+  "require.extensions",
+  "module.paths",
+  "module.load",
+  "Module.Module",
+  "Module.findPackageJSON",
+  "Module.syncBuiltinESMExports",
+  "Module.globalPaths",
+  "Module.runMain",
+  "Module.wrap",
+  "Module.wrapper",
+  "import.meta.resolve",
+]);
 const NET_MODULES = new Set(["http", "https", "http2", "net", "tls", "dgram", "dns", "dns.promises", "undici", "tty"]);
 const NET_GLOBALS = new Set(["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "navigator.sendBeacon"]);
 const FS_WRITE = new Set(
@@ -145,6 +167,13 @@ const ITER_METHODS = new Set([
   "flatMap",
 ]);
 const FN_REFS_SAFE_CALL = new Set(["console.log", "console.error", "console.warn", "console.info", "console.debug"]);
+
+const BUILTINS = new Set(builtinModules);
+
+/** Node's own modules: `node:` anything (Node refuses an unknown one) and the bare builtin names. */
+export function isBuiltinModule(spec: string): boolean {
+  return spec.startsWith("node:") || BUILTINS.has(spec);
+}
 
 function normalizeModule(spec: string): string {
   let s = spec.startsWith("node:") ? spec.slice(5) : spec;
@@ -219,6 +248,13 @@ function basePathRule(p: string): RuleId | null {
   if (p === "process.execve" || p === "process._fork") return "process.spawn";
   if (p === "WebAssembly" || p.startsWith("WebAssembly.")) return "module.forbidden";
   if (p === "module.register") return "module.forbidden";
+  if (
+    MODULE_LOADER.has(p) ||
+    p.startsWith("Module._") ||
+    p.startsWith("require.resolve") ||
+    p.startsWith("require.cache")
+  )
+    return "module.loader";
   const dot = p.indexOf(".");
   const root = dot === -1 ? p : p.slice(0, dot);
   if (FORBIDDEN_MODULES.has(root)) return "module.forbidden";
@@ -265,6 +301,8 @@ const SCALAR_KEYS = new Set([
 
 export class Analyzer {
   findings: RawFinding[] = [];
+  /** Every non-builtin module loaded by a literal name, for the module graph to resolve. */
+  readonly requests: ModuleRequest[] = [];
   private seen = new Set<string>();
   private binds = new Map<string, Bind[]>();
   private fnName = new Map<N, string>();
@@ -1014,6 +1052,8 @@ export class Analyzer {
       case "CallExpression":
       case "NewExpression":
         return this.evalCall(n);
+      case "MetaProperty":
+        return n.kind === "import.meta" ? ref("import.meta") : ANY;
       case "StringLiteral":
         return strLit(n);
       case "NumericLiteral":
@@ -1308,6 +1348,7 @@ export class Analyzer {
       this.report(/^data:/i.test(spec) ? "payload.code" : "module.forbidden", pos, spec.slice(0, 60));
       return ANY;
     }
+    if (!isBuiltinModule(spec)) this.requests.push({ spec, pos });
     const m = normalizeModule(spec);
     this.refCreated(m, "", stmtPos);
     return ref(m);
