@@ -81,6 +81,7 @@ const GLOBAL_NAME_LIST: Record<string, string> = {
   TextDecoder: "TextDecoder",
   Uint8Array: "Uint8Array",
   queueMicrotask: "queueMicrotask",
+  Atomics: "Atomics",
 };
 
 const GLOBAL_NAMES = new Map(Object.entries(GLOBAL_NAME_LIST));
@@ -1443,20 +1444,20 @@ export class Analyzer {
       }
       case "String.fromCharCode":
       case "String.fromCodePoint": {
-        const v = av;
-        const codes: number[] = [];
-        for (let _i18 = 0, _a18 = v; _i18 < _a18.length; _i18++) {
-          const x = _a18[_i18]!;
-          if (x.t === "num") codes.push(x.n);
-          else return ANY;
-        }
-        if (args.some((a) => a === null)) return ANY;
+        const codes = this.charCodes(av, args, n);
+        if (codes === null) return ANY;
         try {
           return decoded(p === "String.fromCharCode" ? String.fromCharCode(...codes) : String.fromCodePoint(...codes));
         } catch {
           return ANY;
         }
       }
+      case "Atomics.wait":
+      case "Atomics.waitAsync":
+        // no timeout waits for ever
+        if (args.length < 4) this.report("timer.long", pos);
+        else if (args[3]) this.checkDelay(av[3]!, args[3], pos);
+        return ANY;
       case "atob": {
         const s = asStr(av[0] ?? ANY);
         return s === null ? ANY : decoded(Buffer.from(s, "base64").toString("latin1"));
@@ -1713,6 +1714,24 @@ export class Analyzer {
       return ANY;
     }
     return ANY;
+  }
+
+  /** The numbers a char-code call receives, spread arrays (`...codes`) included; null if any is unknown. */
+  private charCodes(av: V[], args: N[], n: N): number[] | null {
+    const codes: number[] = [];
+    const spread = args.some((a) => a === null);
+    const raw: N[] = spread ? (n.arguments ?? NO_ARGS) : NO_ARGS;
+    for (let i = 0; i < av.length; i++) {
+      const x = spread && raw[i]?.spread ? this.evalExpr(raw[i].expression) : av[i]!;
+      if (x.t === "num") codes.push(x.n);
+      else if (spread && raw[i]?.spread && x.t === "arr") {
+        for (const y of x.items) {
+          if (y.t !== "num") return null;
+          codes.push(y.n);
+        }
+      } else return null;
+    }
+    return codes;
   }
 
   /** A delay over MAX_TIMER_MS after folding (strings count as Node coerces them), or one the input sets. */

@@ -569,3 +569,23 @@ describe("module graph", () => {
     expect(r.tools[0]!.modules).toEqual(["tools/main.js", "tools/data.json"]);
   });
 });
+
+describe("closed misses", () => {
+  it("a char-code array spread into String.fromCharCode that decodes to code fails, even never run", () => {
+    const codes = [...Buffer.from('require("child_process").exec("id")')].join(",");
+    expectRule(`const a = [${codes}]; const s = String.fromCharCode(...a); console.log(s.length);`, "payload.code");
+    expectRule(`String.fromCodePoint(...[${codes}]);`, "payload.code");
+    expectClean("console.log(String.fromCharCode(...[72, 105]));");
+  });
+  it("Atomics.wait over 5000 ms, or with no timeout, is a long timer; 5000 passes", () => {
+    expectRule("Atomics.wait(ia, 0, 0, 5001);", "timer.long");
+    expectRule("const { wait } = Atomics; wait(ia, 0, 0, 60 * 1000);", "timer.long");
+    expectRule("Atomics.wait(ia, 0, 0);", "timer.long");
+    expectRule("globalThis.Atomics.waitAsync(ia, 0, 0, 1e9);", "timer.long");
+    expectRule(
+      'const i = JSON.parse(require("fs").readFileSync(0, "utf8")); Atomics.wait(ia, 0, 0, i.ms);',
+      "timer.long",
+    );
+    expectClean("Atomics.wait(ia, 0, 0, 5000);");
+  });
+});
