@@ -16,3 +16,4 @@ export { resolveModule } from "./resolve";
 
 export { RULES, verdictOf, LONG_ENCODED_CHARS, MAX_LINE_BYTES, MAX_TIMER_MS } from "./rules";
 export type { Finding, Net, RuleId, Severity, Verdict } from "./rules";
+export { SCANNER_VERSION } from "./version";
