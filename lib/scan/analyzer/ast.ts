@@ -1,8 +1,18 @@
 // swc's tree as the analyzer reads it: the node type, the keys that hold children, binding keys
 // (name and swc's scope `ctxt`) and small structural questions about nodes.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- swc's JSON tree, read by key
+import type { Expression, Identifier, MemberExpression, ModuleItem, Node, Statement } from "@swc/types";
+
+/**
+ * A node of swc's tree where the layers still read it generically, by key (the binder's walk, the
+ * evaluator, the sinks, taint and loops). The helpers below and the module loads are typed with
+ * @swc/types; what is left to type is listed in README ("Scanner internals").
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 export type N = any;
+
+/** @swc/core 1.16 puts the resolver's scope mark `ctxt` on the identifier (its @swc/types lags). */
+export type Ident = Identifier & { ctxt: number };
 
 export const GLOBAL_CTXT = 1;
 
@@ -52,9 +62,9 @@ export interface KeyRec {
   more: Map<number, string> | null;
 }
 export const KEY_CACHE = new Map<string, KeyRec>();
-export function key(id: N): string {
-  const name: string = id.value;
-  const ctxt: number = id.ctxt;
+export function key(id: Ident): string {
+  const name = id.value;
+  const ctxt = id.ctxt;
   const r = KEY_CACHE.get(name);
   if (r === undefined) {
     if (KEY_CACHE.size > 20_000) KEY_CACHE.clear();
@@ -73,20 +83,20 @@ export function key(id: N): string {
   return k;
 }
 /** A reference to a local binding: walking it records nothing (only globals are recorded). */
-export function isLocalIdent(n: N): boolean {
-  return n.type === "Identifier" && n.ctxt !== GLOBAL_CTXT;
+export function isLocalIdent(n: Node): boolean {
+  return n.type === "Identifier" && (n as Ident).ctxt !== GLOBAL_CTXT;
 }
-export function isFn(n: N): boolean {
-  return n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression");
+export function isFn(n: Node | null | undefined): boolean {
+  return !!n && (n.type === "FunctionExpression" || n.type === "ArrowFunctionExpression");
 }
-export function propName(m: N): string | null {
+export function propName(m: MemberExpression): string | null {
   const p = m.property;
   if (p.type === "Identifier") return p.value;
   if (p.type === "Computed" && (p.expression.type === "StringLiteral" || p.expression.type === "NumericLiteral"))
     return String(p.expression.value);
   return null;
 }
-export function isStdioFd(e: N): boolean {
+export function isStdioFd(e: Expression): boolean {
   // process.stdout.fd / process.stderr.fd
   return (
     e.type === "MemberExpression" &&
@@ -97,10 +107,10 @@ export function isStdioFd(e: N): boolean {
     e.object.object.value === "process"
   );
 }
-export function isConstTrue(t: N): boolean {
+export function isConstTrue(t: Expression): boolean {
   return (t.type === "BooleanLiteral" && t.value) || (t.type === "NumericLiteral" && t.value !== 0);
 }
-export function hasUseStrict(body: N[]): boolean {
+export function hasUseStrict(body: (ModuleItem | Statement)[]): boolean {
   for (let _i25 = 0, _a25 = body; _i25 < _a25.length; _i25++) {
     const s = _a25[_i25]!;
     if (s.type !== "ExpressionStatement" || s.expression.type !== "StringLiteral") return false;
@@ -108,7 +118,7 @@ export function hasUseStrict(body: N[]): boolean {
   }
   return false;
 }
-export function collectComparisons(t: N, out: N[]) {
+export function collectComparisons(t: Expression | null | undefined, out: Expression[]) {
   if (!t) return;
   if (t.type === "ParenthesisExpression") return collectComparisons(t.expression, out);
   if (t.type === "BinaryExpression") {

@@ -1,5 +1,6 @@
 // The first pass: one walk over swc's tree records bindings (swc's resolver gives every identifier
 // a scope-unique `ctxt`), calls, members, strings, functions and loops for the later passes.
+import type { ExportAllDeclaration, ExportNamedDeclaration, ImportDeclaration, StringLiteral } from "@swc/types";
 import { type Net, type RuleId } from "../rules";
 import {
   CHILD_KEYS,
@@ -52,8 +53,10 @@ export interface LoopRec {
 }
 
 export abstract class Binder {
-  protected abstract visitImport(n: N): void;
-  protected abstract checkReexport(n: N): void;
+  protected abstract visitImport(n: ImportDeclaration): void;
+  protected abstract checkReexport(
+    n: (ExportNamedDeclaration | ExportAllDeclaration) & { source: StringLiteral },
+  ): void;
   protected abstract evalIdent(n: N): V;
   protected abstract evalExpr(n: N): V;
   protected abstract member(obj: V, k: string | null, pos: number): V;

@@ -1,30 +1,30 @@
 // Module loads the code makes (import, export from, require, import()): each becomes a reference
 // the rules see, and a request by a literal name is kept for the module graph (../graph.ts).
-import { key, type N } from "./ast";
+import type { ExportAllDeclaration, ExportNamedDeclaration, ImportDeclaration, StringLiteral } from "@swc/types";
+import { key, type Ident } from "./ast";
 import { isBuiltinModule, normalizeModule } from "./names";
 import { ANY, ref, type V } from "./values";
 import { Evaluator } from "./evaluator";
 
 export abstract class ModuleLoads extends Evaluator {
-  protected visitImport(n: N) {
-    const spec = n.source.value as string;
+  protected visitImport(n: ImportDeclaration) {
+    const spec = n.source.value;
     const mod = this.loadModule(spec, n.source.span.start, n.span.start);
-    for (let _i10 = 0, _a10 = n.specifiers; _i10 < _a10.length; _i10++) {
-      const s = _a10[_i10]!;
+    for (const s of n.specifiers) {
       let v: V;
       if (s.type === "ImportSpecifier") {
-        const name = s.imported ? (s.imported.value as string) : (s.local.value as string);
+        const name = s.imported ? s.imported.value : s.local.value;
         v = this.member(mod, name, s.span.start);
       } else v = mod;
-      this.identMemo.set(key(s.local), v);
+      this.identMemo.set(key(s.local as Ident), v);
     }
   }
 
-  protected checkReexport(n: N) {
+  protected checkReexport(n: (ExportNamedDeclaration | ExportAllDeclaration) & { source: StringLiteral }) {
     const mod = this.loadModule(n.source.value, n.source.span.start, n.span.start);
-    for (const s of n.specifiers ?? []) {
-      const name = s.orig?.value;
-      if (typeof name === "string") this.member(mod, name, s.span.start);
+    if (n.type !== "ExportNamedDeclaration") return;
+    for (const s of n.specifiers) {
+      if (s.type === "ExportSpecifier") this.member(mod, s.orig.value, s.span.start);
     }
   }
 
