@@ -16,6 +16,19 @@ export type Ident = Identifier & { ctxt: number };
 
 export const GLOBAL_CTXT = 1;
 
+/**
+ * The object-valued fields of a node (children, lists of children, spans aside), in key order: the
+ * generic walks read swc's JSON this way without knowing each node type's keys.
+ */
+export function* childValues(n: Node): Generator<object> {
+  const fields = n as unknown as Record<string, unknown>;
+  for (const k in fields) {
+    if (k === "span") continue;
+    const v = fields[k];
+    if (v && typeof v === "object") yield v;
+  }
+}
+
 // Per node type, the keys that can hold child nodes (swc's JSON has a fixed key set per type).
 export const CHILD_KEYS = new Map<string, string[]>();
 export const SCALAR_KEYS = new Set([

@@ -1,5 +1,6 @@
 // Taint from the tool's input (stdin, parsed arguments) and the loops whose length the input sets.
-import { collectComparisons, GLOBAL_CTXT, isFn, key, type N, propName } from "./ast";
+import type { Argument, Declaration, Expression, HasSpan, IfStatement, Node } from "@swc/types";
+import { childValues, collectComparisons, GLOBAL_CTXT, isFn, key, type Ident, propName } from "./ast";
 import { type LoopRec } from "./binder";
 import { Sinks } from "./sinks";
 
@@ -18,7 +19,7 @@ export abstract class TaintAndLoops extends Sinks {
         else if (b.src) t = this.tainted(b.src, 0);
         else if (b.argOf) {
           t = this.callSites(b.argOf).some((c) =>
-            c.arguments.slice(b.index).some((a: N) => this.tainted(a.expression, 0)),
+            (c.arguments as Argument[]).slice(b.index).some((a) => this.tainted(a.expression, 0)),
           );
         }
         if (t) break;
@@ -29,12 +30,13 @@ export abstract class TaintAndLoops extends Sinks {
   }
 
   /** Does expression `e` carry data read from the tool's input? */
-  tainted(e: N, depth: number): boolean {
-    if (!e || typeof e !== "object" || depth > 60) return false;
+  tainted(node: Node | null | undefined, depth: number): boolean {
+    if (!node || typeof node !== "object" || depth > 60) return false;
+    const e = node as Expression | Declaration;
     switch (e.type) {
       case "Identifier":
-        if (e.ctxt === GLOBAL_CTXT) return false;
-        return this.taintKey(key(e));
+        if ((e as Ident).ctxt === GLOBAL_CTXT) return false;
+        return this.taintKey(key(e as Ident));
       case "StringLiteral":
       case "NumericLiteral":
       case "BooleanLiteral":
@@ -48,7 +50,7 @@ export abstract class TaintAndLoops extends Sinks {
         return false;
       case "MemberExpression": {
         const o = e.object;
-        if (o.type === "Identifier" && o.ctxt === GLOBAL_CTXT && o.value === "process") {
+        if (o.type === "Identifier" && (o as Ident).ctxt === GLOBAL_CTXT && o.value === "process") {
           const pn = propName(e);
           return pn === "stdin" || pn === "argv";
         }
@@ -66,12 +68,12 @@ export abstract class TaintAndLoops extends Sinks {
             c.object.type === "Identifier" &&
             c.object.value === "Math" &&
             pn === "min" &&
-            e.arguments.some((a: N) => a.expression.type === "NumericLiteral")
+            e.arguments.some((a) => a.expression.type === "NumericLiteral")
           )
             return false;
         }
         if (c.type === "Identifier" && (c.value === "readFileSync" || c.value === "readFile")) return true;
-        if (c.type === "Identifier" && c.ctxt !== GLOBAL_CTXT) {
+        if (c.type === "Identifier" && (c as Ident).ctxt !== GLOBAL_CTXT) {
           const fnv = this.evalExpr(c);
           if (
             fnv.t === "fn" &&
@@ -82,31 +84,27 @@ export abstract class TaintAndLoops extends Sinks {
             return true;
         }
         if (c.type !== "Import" && c.type !== "Super" && this.tainted(c, depth + 1)) return true;
-        return e.arguments.some((a: N) => this.tainted(a.expression, depth + 1));
+        return e.arguments.some((a) => this.tainted(a.expression, depth + 1));
       }
     }
-    for (const k in e) {
-      if (k === "span" || k === "type") continue;
-      const v = e[k];
-      if (!v || typeof v !== "object") continue;
+    for (const v of childValues(node)) {
       if (Array.isArray(v)) {
-        for (const c of v)
-          if (c && typeof c === "object" && this.tainted(c.type ? c : c.expression, depth + 1)) return true;
-      } else if (this.tainted(v.type ? v : v.expression, depth + 1)) return true;
+        for (const c of v) if (c && typeof c === "object" && this.tainted(nodeOf(c), depth + 1)) return true;
+      } else if (this.tainted(nodeOf(v), depth + 1)) return true;
     }
     return false;
   }
 
-  protected accessPath(e: N, depth: number): string {
+  protected accessPath(e: Expression | null | undefined, depth: number): string {
     if (!e || depth > 10) return "?";
     switch (e.type) {
       case "ParenthesisExpression":
         return this.accessPath(e.expression, depth + 1);
       case "Identifier": {
-        const bl = this.binds.get(key(e));
+        const bl = this.binds.get(key(e as Ident));
         if (bl && bl.length === 1 && bl[0]!.src && !bl[0]!.path && !bl[0]!.taintOnly && !isFn(bl[0]!.src))
           return this.accessPath(bl[0]!.src, depth + 1);
-        return "k:" + key(e);
+        return "k:" + key(e as Ident);
       }
       case "MemberExpression": {
         const pn = propName(e);
@@ -117,13 +115,13 @@ export abstract class TaintAndLoops extends Sinks {
           return this.accessPath(e.callee.object, depth + 1) + "." + (propName(e.callee) ?? "*") + "()";
         return "@" + e.span.start;
     }
-    return "@" + e.span.start;
+    return "@" + (e as Node & HasSpan).span.start;
   }
 
-  protected iterOf(rec: LoopRec): { expr: N; lengthish: boolean } | null {
+  protected iterOf(rec: LoopRec): { expr: Expression; lengthish: boolean } | null {
     if (rec.iter) return { expr: rec.iter, lengthish: true };
     if (!rec.test) return null;
-    const sides: N[] = [];
+    const sides: Expression[] = [];
     collectComparisons(rec.test, sides);
     for (let _i24 = 0, _a24 = sides; _i24 < _a24.length; _i24++) {
       const s = _a24[_i24]!;
@@ -131,8 +129,8 @@ export abstract class TaintAndLoops extends Sinks {
       if (s.type === "MemberExpression" && (propName(s) === "length" || propName(s) === "size"))
         return { expr: s.object, lengthish: true };
       if (s.type === "Identifier") {
-        const bl = this.binds.get(key(s));
-        const src = bl?.[0]?.src;
+        const bl = this.binds.get(key(s as Ident));
+        const src: Expression | undefined = bl?.[0]?.src;
         if (src && src.type === "MemberExpression" && (propName(src) === "length" || propName(src) === "size"))
           return { expr: src.object, lengthish: true };
       }
@@ -142,24 +140,22 @@ export abstract class TaintAndLoops extends Sinks {
   }
 
   /** Does `e` come from the size of some data (`.length`, `.size`) rather than a number the input names? */
-  protected sizeDerived(e: N, depth: number): boolean {
-    if (!e || typeof e !== "object" || depth > 6) return false;
+  protected sizeDerived(node: Node | null | undefined, depth: number): boolean {
+    if (!node || typeof node !== "object" || depth > 6) return false;
+    const e = node as Expression;
     if (e.type === "MemberExpression") {
       const pn = propName(e);
       if (pn === "length" || pn === "size") return true;
     }
     if (e.type === "Identifier") {
-      const bl = this.binds.get(key(e));
+      const bl = this.binds.get(key(e as Ident));
       return !!bl && bl.length > 0 && bl.every((b) => !!b.src && !b.path && this.sizeDerived(b.src, depth + 1));
     }
-    for (const k in e) {
-      if (k === "span") continue;
-      const v = e[k];
-      if (!v || typeof v !== "object") continue;
-      const list = Array.isArray(v) ? v : [v];
+    for (const v of childValues(node)) {
+      const list: unknown[] = Array.isArray(v) ? v : [v];
       for (let i = 0; i < list.length; i++) {
         const c = list[i];
-        if (c && typeof c === "object" && this.sizeDerived(c.type ? c : c.expression, depth + 1)) return true;
+        if (c && typeof c === "object" && this.sizeDerived(nodeOf(c), depth + 1)) return true;
       }
     }
     return false;
@@ -202,19 +198,25 @@ export abstract class TaintAndLoops extends Sinks {
     });
   }
 
-  protected bodyBreaksOnInput(body: N): boolean {
+  protected bodyBreaksOnInput(body: Node): boolean {
     let found = false;
-    const visit = (n: N) => {
-      if (found || !n || typeof n !== "object") return;
-      if (Array.isArray(n)) return n.forEach(visit);
+    const visit = (v: unknown) => {
+      if (found || !v || typeof v !== "object") return;
+      if (Array.isArray(v)) return v.forEach(visit);
+      const n = v as Node;
       if (isFn(n)) return;
-      if (n.type === "IfStatement" && this.tainted(n.test, 0)) {
+      if (n.type === "IfStatement" && this.tainted((n as IfStatement).test, 0)) {
         found = true;
         return;
       }
-      for (const k in n) if (k !== "span") visit(n[k]);
+      for (const c of childValues(n)) visit(c);
     };
     visit(body);
     return found;
   }
+}
+
+/** A child value as a node: a node itself, or the expression an argument or spread wraps. */
+function nodeOf(v: object): Node {
+  return "type" in v ? (v as Node) : (v as Argument).expression;
 }
