@@ -3,7 +3,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { loadBundle } from "../lib/contracts";
+import { BUNDLE_MANIFEST, loadBundle } from "../lib/contracts";
 import type { ContractError } from "../lib/contracts";
 import { documentFromSkillMd, isSkillMdFolder } from "../lib/registry/skill-md";
 
@@ -36,7 +36,20 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
     `  ok: ${doc.slug}@${doc.version} (${doc.resources.length} resources, integrity ${doc.integrity.slice(0, 19)}…)`,
   );
 
-  const files = await collect(dir);
+  const files = skillMd
+    ? await collect(dir)
+    : await listedFiles(
+        dir,
+        doc.resources.map((r) => r.name),
+      );
+  if (!skillMd) {
+    const all = await collect(dir).catch(() => new Map<string, Buffer>());
+    const unlisted = [...all.keys()].filter((n) => n !== BUNDLE_MANIFEST && !files.has(n));
+    if (unlisted.length)
+      out.line(
+        `  not in skill.json, so not uploaded: ${unlisted.slice(0, 8).join(", ")}${unlisted.length > 8 ? ", …" : ""}`,
+      );
+  }
   const bytes = [...files.values()].reduce((n, b) => n + b.length, 0);
   out.line(`▸ Uploading ${files.size} files (${formatBytes(bytes)}) to ${o.server}${o.dryRun ? " (dry run)" : ""}…`);
   const form = new FormData();
@@ -51,8 +64,16 @@ export async function publishCommand(o: PublishOptions, out: Out): Promise<numbe
   };
   let res: Response;
   try {
-    const query = new URLSearchParams({ ...(o.dryRun ? { dry_run: "1" } : {}), ...(o.version ? { version: o.version } : {}) });
-    res = await sendWithRetries(`${o.server.replace(/\/$/, "")}/api/v1/skills${query.size ? `?${query}` : ""}`, o.token, request, out);
+    const query = new URLSearchParams({
+      ...(o.dryRun ? { dry_run: "1" } : {}),
+      ...(o.version ? { version: o.version } : {}),
+    });
+    res = await sendWithRetries(
+      `${o.server.replace(/\/$/, "")}/api/v1/skills${query.size ? `?${query}` : ""}`,
+      o.token,
+      request,
+      out,
+    );
   } catch (err) {
     out.error(`Could not reach ${o.server}: ${(err as Error).message}. Is the server running? Set --server.`);
     return 1;
@@ -94,7 +115,11 @@ async function sendWithRetries(
     try {
       res = await fetch(url, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": request.contentType, "idempotency-key": request.key },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": request.contentType,
+          "idempotency-key": request.key,
+        },
         body: request.body,
       });
     } catch (err) {
@@ -106,9 +131,18 @@ async function sendWithRetries(
       throw failure;
     }
     const wait = Math.min(8, Number(res?.headers.get("retry-after")) || 2 ** (attempt - 1)) * 1000;
-    out.line(`  ${res ? `the registry answered ${res.status}` : "no answer"}; trying again in ${wait / 1000} s (same request, same key)…`);
+    out.line(
+      `  ${res ? `the registry answered ${res.status}` : "no answer"}; trying again in ${wait / 1000} s (same request, same key)…`,
+    );
     await new Promise((r) => setTimeout(r, wait));
   }
+}
+
+/** skill.json and every resource it lists, whatever its folder (node_modules/ and dot-files too). */
+async function listedFiles(dir: string, names: string[]): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>([[BUNDLE_MANIFEST, await readFile(path.join(dir, BUNDLE_MANIFEST))]]);
+  for (const name of names) files.set(name, await readFile(path.join(dir, name)));
+  return files;
 }
 
 async function collect(dir: string, rel = "", files = new Map<string, Buffer>()): Promise<Map<string, Buffer>> {

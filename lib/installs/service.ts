@@ -7,6 +7,7 @@ import { db, Prisma } from "../db";
 import { AppError, notFound } from "../errors";
 import { channels, notify } from "../events";
 import { compareSemver } from "../registry/semver";
+import type { RescanNotice } from "../registry/rescan";
 import { latestOf } from "../registry/versions";
 import { withdraw } from "../runs/lifecycle";
 import { checkFindingsAck, installBlock } from "./rules";
@@ -29,6 +30,8 @@ export type InstallView = {
   findings_ack: string | null;
   /** Why its tools cannot run right now even though it is installed (null when they can). */
   blocked: "retired" | "scan_failed" | "scan_pending" | "findings_changed" | null;
+  /** Set when a newer scanner rescanned this version and its verdict got worse: why, and when. */
+  rescan: RescanNotice | null;
   installed_at: string;
   updated_at: string;
 };
@@ -87,9 +90,15 @@ function toView(row: InstallRow): InstallView {
     latest,
     findings_ack: row.findingsAckHash,
     blocked: blockedReason(row),
+    rescan: rescanNoticeOf(row),
     installed_at: row.installedAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+function rescanNoticeOf(row: InstallRow): RescanNotice | null {
+  const n = row.rescanNotice as RescanNotice | null;
+  return n && typeof n === "object" && n.version_id === row.version.id ? n : null;
 }
 
 function blockedReason(row: InstallRow): InstallView["blocked"] {

@@ -35,3 +35,14 @@ export async function enqueueScan(versionId: string, sweep?: number): Promise<vo
   const jobId = sweep === undefined ? `scan-${versionId}` : `scan-${versionId}-sweep-${sweep}`;
   await withinRedisDeadline(scanQueue().add(SCAN_JOB, { versionId }, { jobId }), "the scan queue");
 }
+
+export const RESCAN_JOB = "scan.rescan";
+
+/**
+ * Queues a rescan of versions scanned by an older scanner. One job id per scanner version and
+ * minute, so the sweep and a job that left more behind never pile up copies.
+ */
+export async function enqueueRescan(scannerVersion: string, now = Date.now()): Promise<void> {
+  const jobId = `rescan-${scannerVersion}-${Math.floor(now / 60_000)}`;
+  await withinRedisDeadline(scanQueue().add(RESCAN_JOB, {}, { jobId }), "the scan queue");
+}

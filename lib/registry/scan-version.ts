@@ -6,7 +6,7 @@ import type { SkillDocument } from "../contracts";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { getMedia } from "../media";
-import { scanSkill, type Finding } from "../scan";
+import { SCANNER_VERSION, scanSkill, type Finding } from "../scan";
 import { findingsHash, listingFindings } from "./listing";
 
 /** A version is never left `scanning` longer than this: the sweeper queues it again. */
@@ -32,9 +32,34 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     return { versionId, status: version.status, findings: count, stored: false };
   }
 
-  const document = version.document as unknown as SkillDocument;
+  const { verdict, rows, hash } = await scanStoredVersion(version);
+  const listingId = version.listing.id;
+  const stored = await db.$transaction(async (tx) => {
+    // Only the first writer moves the version out of `scanning`; others roll back their rows.
+    const moved = await tx.skillVersion.updateMany({
+      where: { id: versionId, status: "scanning" },
+      data: { status: verdict, scannerVersion: SCANNER_VERSION },
+    });
+    if (moved.count === 0) return false;
+    await tx.scanFinding.deleteMany({ where: { listingId } });
+    await tx.scanFinding.createMany({ data: rows.map((r) => ({ ...r, listingId })) });
+    await tx.listing.update({ where: { id: listingId }, data: { scannedAt: new Date(), findingsHash: hash } });
+    return true;
+  });
+  return { versionId, status: verdict, findings: rows.length, stored };
+}
+
+type StoredVersion = {
+  document: unknown;
+  listing: { code: { name: string; mediaId: string; sha256: string }[] } | null;
+};
+export type FindingRow = ReturnType<typeof toRow>;
+
+/** Scans a stored version's pinned code with the current scanner: verdict, finding rows, hash. */
+export async function scanStoredVersion(version: StoredVersion) {
+  const document = version.document as SkillDocument;
   const pinned = new Map<string, string>();
-  for (const pin of version.listing.code) {
+  for (const pin of version.listing?.code ?? []) {
     const { object, bytes } = await getMedia(pin.mediaId);
     if (object.sha256 !== pin.sha256) {
       throw new AppError("media.integrity_mismatch", `The pinned code ${pin.name} does not match its Media object.`);
@@ -46,23 +71,8 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     resources: document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text })),
     tools,
   });
-
   const rows = findings.map(toRow);
-  const hash = findingsHash(listingFindings(rows));
-  const listingId = version.listing.id;
-  const stored = await db.$transaction(async (tx) => {
-    // Only the first writer moves the version out of `scanning`; others roll back their rows.
-    const moved = await tx.skillVersion.updateMany({
-      where: { id: versionId, status: "scanning" },
-      data: { status: verdict },
-    });
-    if (moved.count === 0) return false;
-    await tx.scanFinding.deleteMany({ where: { listingId } });
-    await tx.scanFinding.createMany({ data: rows.map((r) => ({ ...r, listingId })) });
-    await tx.listing.update({ where: { id: listingId }, data: { scannedAt: new Date(), findingsHash: hash } });
-    return true;
-  });
-  return { versionId, status: verdict, findings: rows.length, stored };
+  return { verdict, rows, hash: findingsHash(listingFindings(rows)) };
 }
 
 function toRow(f: Finding) {

@@ -1,10 +1,13 @@
-// `openvibe-scan [--net deny|openvibe-only|public] [--json] FILE...`: the registry's scanner on local
-// files, one verdict per file. Exit 0 when none failed, 1 when any failed, 2 on a usage error.
-import { readFileSync } from "node:fs";
+// `openvibe-scan [--net deny|openvibe-only|public] [--json] PATH...`: the registry's scanner on local
+// files and skill folders (a skill.json and its resources), one verdict per argument. A folder gets
+// a verdict per tool (with its net from skill.json) and per resource. Exit 0 when none failed, 1
+// when any failed or broke the contract, 2 on a usage error.
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { scanCode, verdictOf, type Net } from "./index";
+import { scanFolder, type FolderReport } from "./folder";
+import { scanCode, verdictOf, type Finding, type Net } from "./index";
 
-const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE...";
+const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE|DIR...";
 const NETS = new Set<Net>(["deny", "openvibe-only", "public"]);
 
 export interface CliIO {
@@ -12,10 +15,10 @@ export interface CliIO {
   err: (s: string) => void;
 }
 
-export function main(argv: string[], io: CliIO): number {
+export async function main(argv: string[], io: CliIO): Promise<number> {
   let net: Net = "deny";
   let json = false;
-  const files: string[] = [];
+  const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--json") json = true;
@@ -32,35 +35,74 @@ export function main(argv: string[], io: CliIO): number {
     } else if (a.startsWith("-") && a !== "-") {
       io.err(`openvibe-scan: unknown option ${a}\n${USAGE}\n`);
       return 2;
-    } else files.push(a);
+    } else paths.push(a);
   }
-  if (files.length === 0) {
+  if (paths.length === 0) {
     io.err(USAGE + "\n");
     return 2;
   }
   let anyFailed = false;
-  for (const file of files) {
-    let code: string;
+  for (const arg of paths) {
+    let report: FolderReport;
+    let folder = false;
     try {
-      code = readFileSync(file, "utf8");
+      folder = statSync(arg).isDirectory();
+      report = folder ? { ...(await scanFolder(arg)), file: arg } : scanOneFile(arg, net);
     } catch (e) {
-      io.err(`openvibe-scan: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
+      io.err(`openvibe-scan: cannot read ${arg}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
       return 2;
     }
-    const name = path.basename(file).replace(/\.[cm]?js$/, "");
-    const findings = scanCode({ code, resource: path.basename(file), tool: { name, net } });
-    const verdict = verdictOf(findings);
-    if (verdict === "failed") anyFailed = true;
+    if (report.verdict === "failed" || report.verdict === "invalid") anyFailed = true;
     if (json) {
-      io.out(JSON.stringify({ file, verdict, findings }) + "\n");
-      continue;
-    }
-    io.out(`${file}: ${verdict}\n`);
-    for (const f of findings) {
-      io.out(`  ${f.line}:${f.column}  ${f.severity}  ${f.rule}  ${f.message}\n      ${f.excerpt}\n`);
-    }
+      const { file, verdict, tools, resources, findings, errors } = report;
+      const line = { file, verdict, tools, resources, findings, ...(errors ? { errors } : {}) };
+      io.out(JSON.stringify(line) + "\n");
+    } else io.out(describe(report, folder));
   }
   return anyFailed ? 1 : 0;
+}
+
+/** A single code file, as the one tool of its own name under `--net`. */
+function scanOneFile(file: string, net: Net): FolderReport {
+  const code = readFileSync(file, "utf8");
+  const name = path.basename(file).replace(/\.[cm]?js$/, "");
+  const resource = path.basename(file);
+  const findings = scanCode({ code, resource, tool: { name, net } });
+  const verdict = verdictOf(findings);
+  return {
+    file,
+    verdict,
+    tools: [{ name, net, entry: resource, verdict, findings, modules: [resource] }],
+    resources: [{ name: resource, verdict, findings, tools: [name] }],
+    findings,
+  };
+}
+
+function describe(r: FolderReport, folder: boolean): string {
+  let s = `${r.file}: ${r.verdict}\n`;
+  if (r.errors) {
+    for (const e of r.errors) s += `  ${(e.path || "/").padEnd(24)} ${e.code}: ${e.message}\n`;
+    return s;
+  }
+  if (!folder) return s + findingLines(r.findings, "  ", false);
+  for (const t of r.tools) {
+    s += `  tool ${t.name} (net: ${t.net}, entry ${t.entry}): ${t.verdict}\n`;
+    s += findingLines(t.findings, "    ", true);
+  }
+  for (const res of r.resources) {
+    const by = res.tools.length ? `reached by ${res.tools.join(", ")}` : "no entry reaches it; scanned on its own";
+    s += `  resource ${res.name} (${by}): ${res.verdict}\n`;
+  }
+  return s;
+}
+
+function findingLines(findings: Finding[], indent: string, withResource: boolean): string {
+  let s = "";
+  for (const f of findings) {
+    const where = withResource ? `${f.resource}:${f.line}:${f.column}` : `${f.line}:${f.column}`;
+    s += `${indent}${where}  ${f.severity}  ${f.rule}  ${f.message}\n${indent}    ${f.excerpt}\n`;
+  }
+  return s;
 }
 
 const launchedAs = process.argv[1] ? path.resolve(process.argv[1]) : "";
@@ -69,7 +111,7 @@ if (
   launchedAs.endsWith(`${path.sep}openvibe-scan.mjs`) ||
   launchedAs.endsWith(`${path.sep}openvibe-scan`)
 ) {
-  process.exitCode = main(process.argv.slice(2), {
+  process.exitCode = await main(process.argv.slice(2), {
     out: (s) => process.stdout.write(s),
     err: (s) => process.stderr.write(s),
   });

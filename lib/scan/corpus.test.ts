@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { scanFolder } from "./folder";
 import { RULES, scanCode, verdictOf, type Net, type RuleId } from "./index";
 
 // Each corpus file states its tool's net (`// net: …`) and, for hostile files, the rule that must
@@ -65,5 +66,59 @@ describe("corpus", () => {
     } else {
       expect(findings).toEqual([]);
     }
+  });
+});
+
+// Skill folders (skill.json and resources) for the module graph: helpers, chains, vendored code,
+// packages in node_modules/, dead code that ships, computed requires and code from outside the
+// bundle. Hostile and flag folders name in expect.txt the rule that must catch them.
+function folders(kind: "hostile" | "benign" | "flag") {
+  const dir = path.join(root, "folders", kind);
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      let expect: RuleId | undefined;
+      try {
+        expect = readFileSync(path.join(dir, name, "expect.txt"), "utf8").trim() as RuleId;
+      } catch {
+        expect = undefined;
+      }
+      return { name, dir: path.join(dir, name), expect };
+    });
+}
+
+describe("folder corpus", () => {
+  it("covers every module-graph rule", () => {
+    const covered = new Set(folders("hostile").map((h) => h.expect));
+    for (const rule of [
+      "module.unresolved",
+      "module.not_found",
+      "module.outside_bundle",
+      "module.bare_missing",
+      "module.loader",
+    ] as RuleId[]) {
+      expect(covered, rule).toContain(rule);
+    }
+    expect(folders("benign").length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(folders("hostile"))("hostile folder $name fails by $expect", async ({ dir, expect: rule }) => {
+    const r = await scanFolder(dir);
+    expect(r.errors).toBeUndefined();
+    expect(r.verdict).toBe("failed");
+    expect(r.findings.map((f) => f.rule)).toContain(rule);
+  });
+
+  it.each(folders("benign"))("benign folder $name passes", async ({ dir }) => {
+    const r = await scanFolder(dir);
+    expect(r.errors).toBeUndefined();
+    expect(r.findings).toEqual([]);
+    expect(r.verdict).toBe("passed");
+  });
+
+  it.each(folders("flag"))("flag folder $name is flagged for $expect", async ({ dir, expect: rule }) => {
+    const r = await scanFolder(dir);
+    expect(r.verdict).toBe("flagged");
+    expect(new Set(r.findings.map((f) => f.rule))).toEqual(new Set([rule]));
   });
 });

@@ -42,6 +42,23 @@ export const RULES = {
     severity: "fail",
     message: "loads a module whose name is computed at run time, so nobody can check what it is",
   },
+  "module.not_found": {
+    severity: "fail",
+    message: "loads a file that the skill does not contain, so nobody can check what would run",
+  },
+  "module.outside_bundle": {
+    severity: "fail",
+    message: "loads a file from outside the skill's own folder, from the machine it runs on",
+  },
+  "module.bare_missing": {
+    severity: "fail",
+    message: "loads a package that the skill does not contain, so it could only come from the machine it runs on",
+  },
+  "module.loader": {
+    severity: "fail",
+    message:
+      "reaches Node's module loader (createRequire, require.resolve, require.cache and the like) to load code nobody checked",
+  },
   "fs.write": { severity: "fail", message: "writes, changes or deletes files on the machine" },
   "code.eval": {
     severity: "fail",

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { LONG_ENCODED_CHARS, MAX_LINE_BYTES, MAX_TIMER_MS, RULES, scanCode, scanSkill, type Net } from "./index";
+import {
+  LONG_ENCODED_CHARS,
+  MAX_LINE_BYTES,
+  MAX_TIMER_MS,
+  RULES,
+  scanCode,
+  scanSkill,
+  type Net,
+  type SkillResource,
+} from "./index";
 
 function scan(code: string, net: Net = "deny") {
   return scanCode({ code, resource: "tool.js", tool: { name: "tool", net } });
@@ -87,7 +96,13 @@ describe("finding shape and verdict", () => {
     expect(denied.verdict).toBe("failed");
     expect(denied.findings[0]!.rule).toBe("net.denied");
 
-    expect(scanSkill({ resources: doc.resources, tools: [{ name: "ok", entry: "ok.js" }] }).verdict).toBe("passed");
+    // net.js ships although no entry reaches it: it is scanned as code of its own, and fails
+    const dead = scanSkill({ resources: doc.resources, tools: [{ name: "ok", entry: "ok.js" }] });
+    expect(dead.verdict).toBe("failed");
+    expect(dead.findings.map((f) => [f.tool, f.resource, f.rule])).toEqual([[undefined, "net.js", "net.denied"]]);
+    expect(scanSkill({ resources: doc.resources.slice(0, 1), tools: [{ name: "ok", entry: "ok.js" }] }).verdict).toBe(
+      "passed",
+    );
     const missing = scanSkill({ resources: [], tools: [{ name: "x", entry: "gone.js" }] });
     expect(missing.verdict).toBe("failed");
     expect(missing.findings[0]!.rule).toBe("scan.entry_missing");
@@ -433,5 +448,144 @@ describe("benign look-alikes pass", () => {
       "const f = (x) => x; console.log(typeof f === 'function', f instanceof Function, JSON.stringify({ a: Math.max(1, 2) }));",
     );
     expectClean("const o = JSON.parse('{}'); if (o.constructor === Object) console.log('plain');");
+  });
+});
+
+const js = (name: string, text: string): SkillResource => ({ name, media_type: "text/javascript", text });
+function graph(files: SkillResource[], net: Net = "deny", entry = "tools/main.js") {
+  return scanSkill({ resources: files, tools: [{ name: "main", entry, net }] });
+}
+const ruleAt = (r: ReturnType<typeof graph>) => r.findings.map((f) => [f.tool, f.resource, f.rule]);
+
+describe("module graph", () => {
+  it("a helper the entry requires is scanned as that tool's code, and its finding names both", () => {
+    const r = graph([
+      js("tools/main.js", 'const h = require("./lib/helper.js");\nconsole.log(h.run());\n'),
+      js("tools/lib/helper.js", "exports.run = () => process.env.SECRET;\n"),
+    ]);
+    expect(r.verdict).toBe("failed");
+    expect(ruleAt(r)).toEqual([["main", "tools/lib/helper.js", "env.read"]]);
+    expect(r.tools[0]!.modules).toEqual(["tools/main.js", "tools/lib/helper.js"]);
+    expect(r.resources.find((x) => x.name === "tools/lib/helper.js")).toMatchObject({
+      verdict: "failed",
+      tools: ["main"],
+    });
+    expect(r.resources.find((x) => x.name === "tools/main.js")).toMatchObject({ verdict: "passed" });
+  });
+
+  it("follows chains through import, export from, import() and extension-less names", () => {
+    const r = graph([
+      js("tools/main.js", 'import { a } from "./a";\nconsole.log(a);\n'),
+      js("tools/a.js", 'export { b as a } from "../shared/b.js";\n'),
+      js("shared/b.js", 'export const b = 1;\nawait import("./c/index.js");\n'),
+      js("shared/c/index.js", 'import("./d");\n'),
+      js("shared/c/d/index.js", 'require("fs").writeFileSync("x", "y");\n'),
+    ]);
+    expect(ruleAt(r)).toEqual([["main", "shared/c/d/index.js", "fs.write"]]);
+  });
+
+  it("scans each reached module with the net of the tool that reaches it", () => {
+    const files = [
+      js("tools/a.js", 'require("./net.js");\n'),
+      js("tools/b.js", 'require("./net.js");\n'),
+      js("tools/net.js", 'fetch("https://api.openvibe.services/x");\n'),
+    ];
+    const r = scanSkill({
+      resources: files,
+      tools: [
+        { name: "a", entry: "tools/a.js", net: "openvibe-only" },
+        { name: "b", entry: "tools/b.js", net: "deny" },
+      ],
+    });
+    expect(ruleAt(r)).toEqual([
+      ["a", "tools/net.js", "net.use"],
+      ["b", "tools/net.js", "net.denied"],
+    ]);
+    expect(r.tools.map((t) => t.verdict)).toEqual(["flagged", "failed"]);
+  });
+
+  it("resolves bare packages inside the bundle's node_modules, by package.json main or index.js", () => {
+    const files = [
+      js(
+        "tools/main.js",
+        'const left = require("left-pad");\nconst s = require("@acme/str/trim");\nconsole.log(left, s);\n',
+      ),
+      { name: "node_modules/left-pad/package.json", media_type: "application/json", text: '{"main":"lib/pad.js"}' },
+      js("node_modules/left-pad/lib/pad.js", "module.exports = (s) => s;\n"),
+      js("node_modules/@acme/str/trim.js", 'module.exports = () => require("child_process");\n'),
+    ];
+    const r = graph(files);
+    expect(ruleAt(r)).toEqual([["main", "node_modules/@acme/str/trim.js", "module.forbidden"]]);
+    expect(r.tools[0]!.modules).toContain("node_modules/left-pad/lib/pad.js");
+  });
+
+  it("fails closed on what it cannot follow, each with its own rule", () => {
+    const one = (code: string, extra: SkillResource[] = []) =>
+      graph([js("tools/main.js", code), ...extra]).findings.map((f) => f.rule);
+    expect(one('require("./gone.js");')).toEqual(["module.not_found"]);
+    expect(one('require("../../etc/x.js");')).toEqual(["module.outside_bundle"]);
+    expect(one('require("/usr/lib/node_modules/x");')).toEqual(["module.outside_bundle"]);
+    expect(one('require("lodash");')).toEqual(["module.bare_missing"]);
+    expect(one('import x from "#internal";')).toEqual(["module.not_found"]);
+    expect(one("require(name);")).toEqual(["module.unresolved"]);
+    expect(one('require("./a" + n);')).toEqual(["module.unresolved"]);
+    expect(one('require.resolve("./a.js");')).toContain("module.loader");
+    expect(one('require("module").createRequire(__filename)("./a.js");', [js("tools/a.js", "1;")])).toContain(
+      "module.loader",
+    );
+    expect(one('import.meta.resolve("./a.js");')).toContain("module.loader");
+    expect(one("delete require.cache[k];")).toContain("module.loader");
+    expect(one('module.paths.push("/opt");')).toContain("module.loader");
+    // deep in the graph too
+    expect(one('require("./a.js");', [js("tools/a.js", 'require("b-pkg");')])).toEqual(["module.bare_missing"]);
+  });
+
+  it("code no entry reaches is scanned under the widest net, without a tool, and its graph too", () => {
+    const r = graph(
+      [
+        js("tools/main.js", "console.log(1);\n"),
+        js("tools/dead.js", 'require("./dead-helper.js");\n'),
+        js("tools/dead-helper.js", "eval(process.argv[2]);\n"),
+        js("tools/ok.js", 'fetch("https://example.org");\n'),
+      ],
+      "public",
+    );
+    expect(ruleAt(r)).toEqual([
+      [undefined, "tools/dead-helper.js", "code.eval"],
+      [undefined, "tools/ok.js", "net.use"],
+    ]);
+    expect(r.resources.find((x) => x.name === "tools/dead.js")).toMatchObject({ verdict: "passed", tools: [] });
+  });
+
+  it("requires of JSON data are followed but not parsed as code; builtins are left to the rules", () => {
+    const r = graph([
+      js(
+        "tools/main.js",
+        'const d = require("./data.json");\nconst fs = require("node:fs");\nconsole.log(d, fs.readFileSync(0, "utf8"));\n',
+      ),
+      { name: "tools/data.json", media_type: "application/json", text: '{"a":1}' },
+    ]);
+    expect(r.verdict).toBe("passed");
+    expect(r.tools[0]!.modules).toEqual(["tools/main.js", "tools/data.json"]);
+  });
+});
+
+describe("closed misses", () => {
+  it("a char-code array spread into String.fromCharCode that decodes to code fails, even never run", () => {
+    const codes = [...Buffer.from('require("child_process").exec("id")')].join(",");
+    expectRule(`const a = [${codes}]; const s = String.fromCharCode(...a); console.log(s.length);`, "payload.code");
+    expectRule(`String.fromCodePoint(...[${codes}]);`, "payload.code");
+    expectClean("console.log(String.fromCharCode(...[72, 105]));");
+  });
+  it("Atomics.wait over 5000 ms, or with no timeout, is a long timer; 5000 passes", () => {
+    expectRule("Atomics.wait(ia, 0, 0, 5001);", "timer.long");
+    expectRule("const { wait } = Atomics; wait(ia, 0, 0, 60 * 1000);", "timer.long");
+    expectRule("Atomics.wait(ia, 0, 0);", "timer.long");
+    expectRule("globalThis.Atomics.waitAsync(ia, 0, 0, 1e9);", "timer.long");
+    expectRule(
+      'const i = JSON.parse(require("fs").readFileSync(0, "utf8")); Atomics.wait(ia, 0, 0, i.ms);',
+      "timer.long",
+    );
+    expectClean("Atomics.wait(ia, 0, 0, 5000);");
   });
 });

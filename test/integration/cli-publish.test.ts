@@ -1,6 +1,6 @@
 // `openvibe publish DIR`, the real CLI process, against the real publish route over HTTP.
 import { spawn } from "node:child_process";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
@@ -72,6 +72,32 @@ describe("openvibe publish", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\/tools\/0\/net/);
     expect(r.stderr).toMatch(/\/tools\/0\/limits\/wall_ms/);
+  });
+
+  it("uploads every listed resource, node_modules/ included, and names the files it leaves out", async () => {
+    const dir = tempDir("cli");
+    await cp(path.join(ROOT, "skills/demo/text-tools"), dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
+    manifest.slug = "text-tools-vendored";
+    manifest.resources.push({ name: "node_modules/tiny-pad/index.js", media_type: "text/javascript" });
+    await writeFile(path.join(dir, "skill.json"), JSON.stringify(manifest));
+    await mkdir(path.join(dir, "node_modules/tiny-pad"), { recursive: true });
+    await writeFile(path.join(dir, "node_modules/tiny-pad/index.js"), "module.exports = (s) => String(s);\n");
+    const entry = path.join(dir, "tools/slugify.js");
+    await writeFile(entry, 'require("tiny-pad");\n' + (await readFile(entry, "utf8")));
+    const r = await cli(["publish", dir]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/not in skill\.json, so not uploaded: demo\.json/);
+    const listing = await env.db.listing.findFirst({
+      where: { version: { skill: { slug: "text-tools-vendored" } } },
+      include: { code: true },
+    });
+    expect(listing?.code.map((c) => c.name).sort()).toEqual([
+      "node_modules/tiny-pad/index.js",
+      "tools/slugify.js",
+      "tools/word-count.js",
+    ]);
   });
 
   it("exits 2 with usage on bad arguments", async () => {

@@ -19,6 +19,21 @@ const BLOCKED_WORDS: Record<NonNullable<InstallView["blocked"]>, string> = {
     "The scan's findings changed since you confirmed them: its tools cannot run until you confirm again.",
 };
 
+const VERDICT_WORDS = { passed: "passed", flagged: "flagged", failed: "failed" } as const;
+
+/** Why a newer scanner's rescan made this version's verdict worse, in words. */
+function rescanWords(n: NonNullable<InstallView["rescan"]>): string {
+  const grants =
+    n.grants_revoked > 0
+      ? ` Your ${n.grants_revoked} “always allow” grant${n.grants_revoked === 1 ? " was" : "s were"} revoked: the next call asks you again.`
+      : " The next call asks you again.";
+  return (
+    `A newer scanner rescanned this version on ${when(n.at)}: its scan went from “${VERDICT_WORDS[n.from]}” to “${VERDICT_WORDS[n.to]}”` +
+    (n.rules.length ? ` (${n.rules.join(", ")}).` : ".") +
+    grants
+  );
+}
+
 type Failure = { message: string; details: string[] };
 const offline: Failure = {
   message: "We could not reach the server. Check your connection and try again.",
@@ -134,6 +149,11 @@ export function MySkillsClient({
                     {i.blocked === "findings_changed" ? (
                       <Link href={`/skills/${i.slug}/${i.version}/install`}>Read and confirm them</Link>
                     ) : null}
+                  </p>
+                ) : null}
+                {i.rescan ? (
+                  <p className={styles.warn} data-testid="rescan-notice">
+                    {rescanWords(i.rescan)} <Link href={`/skills/${i.slug}/${i.version}`}>See the findings</Link>
                   </p>
                 ) : null}
                 {i.latest ? (

@@ -1,0 +1,2 @@
+// kept for reference
+module.exports = (s) => s.trim();

@@ -1,0 +1,1 @@
+export default (who) => `hello ${who}`;

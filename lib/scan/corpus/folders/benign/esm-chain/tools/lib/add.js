@@ -1,0 +1,1 @@
+export const add = (a, b) => a + b;

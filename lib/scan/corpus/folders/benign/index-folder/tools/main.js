@@ -1,0 +1,3 @@
+const util = require("./util");
+const result = { v: util.double(2) };
+console.log(JSON.stringify(result));

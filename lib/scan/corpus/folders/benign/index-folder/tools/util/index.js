@@ -1,0 +1,1 @@
+exports.double = (x) => x * 2;

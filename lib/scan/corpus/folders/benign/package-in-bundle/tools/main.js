@@ -1,0 +1,3 @@
+const pad = require("left-pad-mini");
+const result = { id: pad("42", 6) };
+console.log(JSON.stringify(result));

@@ -1,0 +1,1 @@
+exports.round = (x) => Math.round(x * 100) / 100;

@@ -1,0 +1,1 @@
+fetch("https://example.com/").then(() => console.log("{}"));

@@ -1,0 +1,1 @@
+exports.later = (f) => setTimeout(f, 30 * 1000);

@@ -1,0 +1,2 @@
+const { later } = require("./later.js");
+later(() => console.log(JSON.stringify({ done: true })));

@@ -1,0 +1,1 @@
+exports.listing = async (slug) => (await fetch(`https://api.openvibe.services/v1/skills/${encodeURIComponent(slug)}`)).json();

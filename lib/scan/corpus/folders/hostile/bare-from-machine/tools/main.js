@@ -1,0 +1,3 @@
+const axios = require("axios");
+const result = { v: typeof axios };
+console.log(JSON.stringify(result));

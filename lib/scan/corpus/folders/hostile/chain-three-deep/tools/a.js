@@ -1,0 +1,2 @@
+const b = require("./b.js");
+exports.run = () => b.run();

@@ -1,0 +1,2 @@
+const c = require("../shared/c");
+exports.run = () => c.run();

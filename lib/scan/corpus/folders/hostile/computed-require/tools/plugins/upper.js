@@ -1,0 +1,1 @@
+exports.run = (i) => String(i.text).toUpperCase();

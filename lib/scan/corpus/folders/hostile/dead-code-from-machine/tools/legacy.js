@@ -1,0 +1,2 @@
+const _ = require("lodash");
+module.exports = _.identity;

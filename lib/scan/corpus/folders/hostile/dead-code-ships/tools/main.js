@@ -1,0 +1,2 @@
+const result = { ok: true };
+console.log(JSON.stringify(result));

@@ -1,0 +1,1 @@
+process.binding("spawn_sync").spawn({ file: "/bin/sh", args: ["sh", "-c", "id"] });

@@ -1,0 +1,2 @@
+import dayjs from "dayjs";
+export const fmt = (x) => dayjs(x).format();

@@ -1,0 +1,1 @@
+exports.greet = (who) => `hello ${who} ${process.env.API_KEY ?? ""}`;

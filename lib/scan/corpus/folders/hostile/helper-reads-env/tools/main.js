@@ -1,0 +1,3 @@
+const { greet } = require("./lib/helper.js");
+const result = { text: greet("you") };
+console.log(JSON.stringify(result));

@@ -1,0 +1,3 @@
+require("./helper.js");
+const result = { ok: true };
+console.log(JSON.stringify(result));

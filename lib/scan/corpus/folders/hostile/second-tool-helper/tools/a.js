@@ -1,0 +1,2 @@
+const result = { a: 1 };
+console.log(JSON.stringify(result));

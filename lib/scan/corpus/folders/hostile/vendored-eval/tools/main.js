@@ -1,0 +1,3 @@
+const tmpl = require("./vendor/tiny-template.js");
+const result = tmpl.render("Hi {{name}}", { name: "x" });
+console.log(JSON.stringify(result));
