@@ -26,6 +26,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: [
             "lib/**/*.int.test.ts",
             "workers/**/*.int.test.ts",
@@ -42,6 +43,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "sandbox",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: ["link/**/*.test.ts"],
           exclude: ["**/node_modules/**"],
           testTimeout: 60_000,

@@ -111,6 +111,11 @@ export async function ensureDependencies() {
     const code = await run("npm", ["run", "--silent", "db:generate"]);
     if (code !== 0) fail("Dependencies", `prisma generate failed (exit ${code})`);
   }
+  const programs = await import(pathToFileURL(path.join(ROOT, "link/build.mjs")).href);
+  if (programs.linkBuildIsStale()) {
+    step("Dependencies", "building the Link (link/dist)");
+    await programs.buildLink();
+  }
   step("Dependencies", "up to date");
 }
 
