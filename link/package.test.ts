@@ -56,8 +56,7 @@ beforeAll(() => {
   prefix = path.join(home, "prefix");
   const npmCli = path.join(path.dirname(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim())), "npm-cli.js");
   // Nothing of this checkout on the path: only the prefix's bin, Node 24 and the system.
-  // The cast: Next's types make NODE_ENV required.
-  env = { HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") } as NodeJS.ProcessEnv;
+  env = { NODE_ENV: "production", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") };
   execFileSync(node, [npmCli, "install", "--global", "--prefix", prefix, "--offline", "--cache", path.join(home, "npm-cache"), "--no-audit", "--no-fund", path.join(packed, tarball!)], {
     cwd: home,
     env,
