@@ -21,8 +21,9 @@ ENV NEXT_TELEMETRY_DISABLED=1 \
 # npm 11 runs only the install scripts package.json's allowScripts approves; older npm runs them all.
 RUN npm install --global npm@11.19.1
 COPY package.json package-lock.json prisma.config.ts ./
-# The Link is a workspace of its own (link/package.json); npm ci needs its manifest, not its code.
+# The Link and the CLIs are workspaces of their own; npm ci needs their manifests, not their code.
 COPY link/package.json ./link/
+COPY cli/package.json ./cli/
 COPY prisma ./prisma
 COPY scripts/no-schema-engine.sh ./scripts/
 # Its postinstall generates the Prisma client into lib/db/generated.

@@ -12,6 +12,7 @@ const config = [
       "lib/db/generated/**",
       "link/node_modules/**",
       "link/dist/**",
+      "cli/dist/**",
       "next-env.d.ts",
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
       "skills/demo/**",

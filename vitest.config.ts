@@ -18,6 +18,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: ["lib/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts", "test/unit/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },

@@ -3,14 +3,14 @@
 import { readFileSync } from "node:fs";
 import { RUNNER_ARTIFACT } from "../lib/protocol";
 
-declare const LINK_VERSION: string | undefined;
+declare const PACKAGE_VERSION: string | undefined;
 
 function sourceVersion(): string {
   const manifest: unknown = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
   return typeof manifest === "object" && manifest !== null && "version" in manifest && typeof manifest.version === "string" ? manifest.version : "0.0.0";
 }
 
-export const LINK_PACKAGE_VERSION: string = typeof LINK_VERSION === "string" ? LINK_VERSION : sourceVersion();
+export const LINK_PACKAGE_VERSION: string = typeof PACKAGE_VERSION === "string" ? PACKAGE_VERSION : sourceVersion();
 
 /** `openvibe-link --version`: the package and the artifact jobs must name. */
 export function versionText(): string {
