@@ -13,6 +13,7 @@ const config = [
       "link/node_modules/**",
       "link/dist/**",
       "cli/dist/**",
+      "dist/**",
       "next-env.d.ts",
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
       "skills/demo/**",

@@ -9,7 +9,7 @@ import path from "node:path";
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "dist" || entry.name === "node_modules" || entry.name.startsWith("dist.")) continue;
+    if (/^(dist|node_modules|corpus)$/.test(entry.name) || entry.name.startsWith("dist.")) continue;
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
     else if (/\.(ts|cjs|mjs|json)$/.test(entry.name) && !entry.name.endsWith(".test.ts")) newest = Math.max(newest, statSync(file).mtimeMs);
@@ -19,12 +19,13 @@ function newestSource(dir) {
 
 /**
  * @param {{ dir: string, entries: Record<string, string>, sources: string[], copy?: Record<string, string>,
- *   external?: string[], define?: Record<string, string>, shebang?: boolean }} program
- *   dir: the package folder; entries: output name → entry file; sources: folders whose change
- *   means a rebuild; copy: output name → file copied beside the bundle.
+ *   external?: string[], packagesExternal?: boolean, out?: string, shebang?: boolean }} program
+ *   dir: the package folder (its package.json gives the version); entries: output name → entry
+ *   file; sources: folders whose change means a rebuild; copy: output name → file copied beside
+ *   the bundle; packagesExternal: leave every npm package to node_modules; out: default dir/dist.
  */
 export function isStale(program) {
-  const dist = path.join(program.dir, "dist");
+  const dist = program.out ?? path.join(program.dir, "dist");
   const outputs = [...Object.keys(program.entries).map((name) => `${name}.mjs`), ...Object.keys(program.copy ?? {})];
   if (outputs.some((name) => !existsSync(path.join(dist, name)))) return true;
   const built = Math.min(...outputs.map((name) => statSync(path.join(dist, name)).mtimeMs));
@@ -34,8 +35,8 @@ export function isStale(program) {
 export async function bundle(program) {
   const { build } = await import("esbuild");
   const { version } = JSON.parse(readFileSync(path.join(program.dir, "package.json"), "utf8"));
-  const dist = path.join(program.dir, "dist");
-  const next = path.join(program.dir, `dist.${process.pid}`);
+  const dist = program.out ?? path.join(program.dir, "dist");
+  const next = `${dist}.${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   mkdirSync(next, { recursive: true });
   try {
@@ -49,7 +50,8 @@ export async function bundle(program) {
       format: "esm",
       target: "node20",
       external: program.external ?? [],
-      define: { PACKAGE_VERSION: JSON.stringify(version), ...program.define },
+      ...(program.packagesExternal ? { packages: "external" } : {}),
+      define: { PACKAGE_VERSION: JSON.stringify(version) },
       // CommonJS dependencies inside an ES module still find require, __filename and __dirname.
       banner: {
         js: [
