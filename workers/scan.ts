@@ -1,11 +1,11 @@
 // The `scan` queue: stores the scanner's verdict of a published version; the sweep re-queues any
 // version left in `scanning` longer than SCAN_STUCK_AFTER_MS (a lost job or a crashed worker).
-import { z } from "zod";
-import { enqueueScan, scanVersion, SCAN_JOB, SCAN_QUEUE, stuckScans } from "../lib/registry";
+import { JOBS } from "../lib/jobs";
+import { enqueueScan, scanVersion, SCAN_QUEUE, stuckScans } from "../lib/registry";
 import { log } from "../lib/log";
 import { defineJob, type QueueDefinition } from "./registry";
 
-export const SCAN_SWEEP_JOB = "scan.sweep";
+export const SCAN_SWEEP_JOB = JOBS.scanSweep.name;
 
 export const scanQueueDefinition: QueueDefinition = {
   queue: SCAN_QUEUE,
@@ -13,14 +13,9 @@ export const scanQueueDefinition: QueueDefinition = {
   // A version stuck in `scanning` is queued again within SCAN_STUCK_AFTER_MS + 60 s.
   schedules: [{ name: SCAN_SWEEP_JOB, everyMs: 60_000 }],
   jobs: [
+    defineJob({ ...JOBS.scanVersion, handle: async ({ versionId }) => scanVersion(versionId) }),
     defineJob({
-      name: SCAN_JOB,
-      schema: z.object({ versionId: z.string().min(1).max(64) }),
-      handle: async ({ versionId }) => scanVersion(versionId),
-    }),
-    defineJob({
-      name: SCAN_SWEEP_JOB,
-      schema: z.object({}).passthrough(),
+      ...JOBS.scanSweep,
       handle: async () => {
         const stuck = await stuckScans();
         const sweep = Date.now();

@@ -167,7 +167,7 @@ describe("the worker host process on SIGTERM", () => {
       60_000,
     );
     const queue = bullQueue("scan", prefix);
-    const job = await queue.add("scan-version", { versionId }, { jobId: `scan-${versionId}-${prefix.slice(-4)}` });
+    const job = await queue.add("scan.version", { versionId }, { jobId: `scan-${versionId}-${prefix.slice(-4)}` });
     await until("the scan to be running", async () => (await queue.getJobState(job.id!)) === "active");
     return { queue, jobId: job.id! };
   }

@@ -2,10 +2,10 @@
 // verdict. Job ids are the version id, so a retried publish never queues the same scan twice.
 import "server-only";
 import { Queue } from "bullmq";
+import { addJob, JOBS, QUEUES } from "../jobs";
 import { queueConnection, withinRedisDeadline } from "../redis";
 
-export const SCAN_QUEUE = "scan";
-export const SCAN_JOB = "scan-version";
+export const SCAN_QUEUE = QUEUES.scan;
 /** Attempts per scan job before the sweeper has to queue it again. */
 export const SCAN_ATTEMPTS = 5;
 
@@ -33,5 +33,5 @@ export function scanQueue(): Queue {
  */
 export async function enqueueScan(versionId: string, sweep?: number): Promise<void> {
   const jobId = sweep === undefined ? `scan-${versionId}` : `scan-${versionId}-sweep-${sweep}`;
-  await withinRedisDeadline(scanQueue().add(SCAN_JOB, { versionId }, { jobId }), "the scan queue");
+  await withinRedisDeadline(addJob(scanQueue(), JOBS.scanVersion, { versionId }, { jobId }), "the scan queue");
 }
