@@ -16,7 +16,7 @@ const config = [
       "dist/**",
       "next-env.d.ts",
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
-      "skills/demo/**",
+      "scripts/demo/skills/**",
       "lib/scan/corpus/**",
     ],
   },

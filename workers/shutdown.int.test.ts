@@ -13,7 +13,7 @@ import { z } from "zod";
 import { setupIntegration, type IntegrationEnv } from "../test/helpers/integration";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DEMO = path.resolve(ROOT, "skills/demo");
+const DEMO = path.resolve(ROOT, "scripts/demo/skills");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let env: IntegrationEnv;

@@ -14,7 +14,7 @@ let server: { url: string; close(): Promise<void> };
 let metricsLib: typeof import("../../lib/metrics");
 let queues: { scan: import("bullmq").Queue; dispatch: import("bullmq").Queue };
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 
 async function getReady() {
   metricsLib.forgetReadiness();

@@ -2,7 +2,7 @@
 // local server only, dropped afterwards. Tests set DATABASE_URL to it before importing lib/db.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { applyMigrations } from "../db/migrator";
+import { applyMigrations } from "../../lib/db/migrator";
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
