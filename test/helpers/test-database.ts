@@ -8,7 +8,6 @@ const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 function baseUrl(): URL {
   // Tests pick their own database; the server is the one the test runner provisioned, if any.
-  // eslint-disable-next-line no-restricted-properties
   const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
   if (!LOCAL_HOSTS.has(url.hostname)) {
     throw new Error(`Refusing to create test databases on a non-local server (${url.hostname}).`);
