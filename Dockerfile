@@ -21,6 +21,9 @@ ENV NEXT_TELEMETRY_DISABLED=1 \
 # npm 11 runs only the install scripts package.json's allowScripts approves; older npm runs them all.
 RUN npm install --global npm@11.19.1
 COPY package.json package-lock.json prisma.config.ts ./
+# The Link and the CLIs are workspaces of their own; npm ci needs their manifests, not their code.
+COPY link/package.json ./link/
+COPY cli/package.json ./cli/
 COPY prisma ./prisma
 COPY scripts/no-schema-engine.sh ./scripts/
 # Its postinstall generates the Prisma client into lib/db/generated.
@@ -36,7 +39,9 @@ RUN DATABASE_URL=postgresql://build@127.0.0.1:5432/build \
     AUTH_SECRET=build-time-placeholder-that-signs-nothing \
     NODE_ENV=production \
     node node_modules/next/dist/bin/next build \
- && rm -rf .next/cache
+ && node scripts/build-server.mjs \
+ && rm -rf .next/cache \
+ && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime ----------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
@@ -52,8 +57,9 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 # The app's files stay owned by root (read-only to the server); only DATA_DIR and Next's cache
-# folder are writable. Dev dependencies stay: the worker host and migrations run TypeScript
-# through tsx and Prisma's WebAssembly schema engine.
+# folder are writable. Dev dependencies are pruned: the worker host and the operators' commands
+# run compiled (dist/server, scripts/build-server.mjs), migrations through Prisma's WebAssembly
+# schema engine (a dependency).
 COPY --from=build /app /app
 RUN mkdir -p /data /app/.next/cache && chown node:node /data /app/.next/cache
 USER node

@@ -11,9 +11,12 @@ const config = [
       "node_modules/**",
       "lib/db/generated/**",
       "link/node_modules/**",
+      "link/dist/**",
+      "cli/dist/**",
+      "dist/**",
       "next-env.d.ts",
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
-      "skills/demo/**",
+      "scripts/demo/skills/**",
       "lib/scan/corpus/**",
     ],
   },

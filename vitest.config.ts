@@ -18,6 +18,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: ["lib/**/*.test.ts", "workers/**/*.test.ts", "scripts/**/*.test.ts", "test/unit/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/node_modules/**"],
         },
@@ -26,6 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: [
             "lib/**/*.int.test.ts",
             "workers/**/*.int.test.ts",
@@ -42,6 +44,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "sandbox",
+          globalSetup: [path.join(root, "test/helpers/build-programs.ts")],
           include: ["link/**/*.test.ts"],
           exclude: ["**/node_modules/**"],
           testTimeout: 60_000,

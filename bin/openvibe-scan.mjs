@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Launcher: loads the scanner's TypeScript CLI through tsx in this very process, so signals reach it
-// directly and no orphan is left behind when the launcher is killed.
-import { register } from "tsx/esm/api";
+// Launcher in this checkout: runs the compiled CLI (cli/dist, made by cli/build.mjs: plain
+// JavaScript, no TypeScript at run time) in this very process, so signals reach it directly.
+import { existsSync } from "node:fs";
 
-register();
-await import(new URL("../lib/scan/cli.ts", import.meta.url).href);
+const cli = new URL("../cli/dist/openvibe-scan.mjs", import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write(`openvibe-scan is not built: run \`npm run build -w cli\` (${cli.pathname} is missing).\n`);
+  process.exit(2);
+}
+await import(cli.href);

@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test, type Page } from "@playwright/test";
-import { sandboxSkill } from "../lib/installs/fixtures";
+import { sandboxSkill } from "../test/helpers/install-fixtures";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (p: string) => `${BASE}${p}`;

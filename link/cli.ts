@@ -9,6 +9,8 @@ import { copyLocalFolder, parseEntry } from "./inputs";
 import { INPUT_MAX_BYTES, parseLimits, parseNetPolicy } from "./sandbox/policy";
 import { Sandbox } from "./sandbox/run";
 import * as remote from "./remote/commands";
+import { doctor } from "./doctor";
+import { versionText } from "./version";
 
 const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|openvibe-only|public] [--wall-ms N] [--mem-bytes N]
                          [--allow-host NAME]... [--map-host NAME=ADDRESS:PORT]... DIR`;
@@ -18,6 +20,8 @@ const USAGE = `usage:
   openvibe-link run [--pool]                            take jobs; --pool offers this machine to OpenVibe's pool (it serves
                                                         others only once an operator approves it)
   openvibe-link status                                  show this Link and whether the server accepts it
+  openvibe-link doctor                                  check this machine can sandbox tools, with the fix for each gap
+  openvibe-link --version                               this Link's version and the runner it executes
   ${EXEC_USAGE}`;
 
 const HOST_NAME = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -148,6 +152,11 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   skills: skillsCommand,
   run: runCommand,
   status: statusCommand,
+  doctor: async () => doctor(out),
+  "--version": async () => {
+    out.line(versionText());
+    return 0;
+  },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createThrowawayDatabase } from "../lib/media/test-database";
+import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -73,7 +73,7 @@ async function main() {
     ]);
 
     const person = await createUser({ email: "bench@example.test", name: "Bench", password: null });
-    const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+    const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
     if (!bundle.ok) throw new Error("text-tools does not load");
     const published = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
     await scanVersion(published.versionId);

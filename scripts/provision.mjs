@@ -111,6 +111,13 @@ export async function ensureDependencies() {
     const code = await run("npm", ["run", "--silent", "db:generate"]);
     if (code !== 0) fail("Dependencies", `prisma generate failed (exit ${code})`);
   }
+  const link = await import(pathToFileURL(path.join(ROOT, "link/build.mjs")).href);
+  const cli = await import(pathToFileURL(path.join(ROOT, "cli/build.mjs")).href);
+  if (link.linkBuildIsStale() || cli.cliBuildIsStale()) {
+    step("Dependencies", "building the Link and the CLIs to plain JavaScript (link/dist, cli/dist)");
+    await link.buildLink();
+    await cli.buildCli();
+  }
   step("Dependencies", "up to date");
 }
 

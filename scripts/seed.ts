@@ -1,4 +1,4 @@
-// `npm run seed [-- --demo | --no-demo]`: records the demo catalogue (skills/demo) in the configured
+// `npm run seed [-- --demo | --no-demo]`: records the demo catalogue (scripts/demo/skills) in the configured
 // database and media store. Safe to run again: a second run creates and changes nothing.
 //
 // The demo account (demo@openvibe.dev, with the password README publishes) exists only where the
@@ -23,7 +23,7 @@ function demoSignInWanted(args: string[]): boolean {
 
 async function main() {
   const demoSignIn = demoSignInWanted(process.argv.slice(2));
-  const { seedDemo } = await import("../lib/registry/seed-helpers");
+  const { seedDemo } = await import("./demo/seed-helpers");
   const { db } = await import("../lib/db");
   const { closeRedis } = await import("../lib/redis");
   try {

@@ -8,7 +8,9 @@ import { log } from "../lib/log";
 import { bullConnection } from "../lib/redis";
 
 export type JobDefinition<S extends z.ZodType = z.ZodType> = {
-  /** The BullMQ job name, dotted like error codes, e.g. `scan.version`. */
+  /** From the job's contract in lib/jobs (`{ queue, name, schema }`), the one its producers add with. */
+  queue?: string;
+  /** `<queue>.<what>`, e.g. `scan.version`. */
   name: string;
   schema: S;
   handle: (payload: z.output<S>, job: Job) => Promise<unknown>;
@@ -30,8 +32,10 @@ export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): Jo
 
 /** The processor of one queue: routes a job to its definition by name, payload parsed first. */
 export function processorFor(definition: QueueDefinition) {
-  const byName = new Map(definition.jobs.map((job) => [job.name, job]));
+  const byName = new Map<string, JobDefinition>(definition.jobs.map((job) => [job.name, job]));
   if (byName.size !== definition.jobs.length) throw new Error(`queue ${definition.queue}: two jobs share a name`);
+  const stray = definition.jobs.find((job) => job.queue !== undefined && job.queue !== definition.queue);
+  if (stray) throw new Error(`queue ${definition.queue}: ${stray.name} belongs to the ${stray.queue} queue`);
   return async (job: Job): Promise<unknown> => {
     const known = byName.get(job.name);
     if (!known) {

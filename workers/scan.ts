@@ -2,23 +2,13 @@
 // version left in `scanning` longer than SCAN_STUCK_AFTER_MS (a lost job or a crashed worker) and,
 // when stored versions carry an older scanner's verdict (the scanner was upgraded), queues the
 // rescan, which works through them RESCAN_BATCH at a time (lib/registry/rescan.ts).
-import { z } from "zod";
-import {
-  enqueueRescan,
-  enqueueScan,
-  hasOutdatedScans,
-  rescanOutdated,
-  RESCAN_JOB,
-  scanVersion,
-  SCAN_JOB,
-  SCAN_QUEUE,
-  stuckScans,
-} from "../lib/registry";
+import { JOBS } from "../lib/jobs";
+import { enqueueRescan, enqueueScan, hasOutdatedScans, rescanOutdated, scanVersion, SCAN_QUEUE, stuckScans } from "../lib/registry";
 import { log } from "../lib/log";
 import { SCANNER_VERSION } from "../lib/scan";
 import { defineJob, type QueueDefinition } from "./registry";
 
-export const SCAN_SWEEP_JOB = "scan.sweep";
+export const SCAN_SWEEP_JOB = JOBS.scanSweep.name;
 
 export const scanQueueDefinition: QueueDefinition = {
   queue: SCAN_QUEUE,
@@ -27,14 +17,9 @@ export const scanQueueDefinition: QueueDefinition = {
   // upgrade starts the rescan within 60 s of the first host that runs it.
   schedules: [{ name: SCAN_SWEEP_JOB, everyMs: 60_000 }],
   jobs: [
+    defineJob({ ...JOBS.scanVersion, handle: async ({ versionId }) => scanVersion(versionId) }),
     defineJob({
-      name: SCAN_JOB,
-      schema: z.object({ versionId: z.string().min(1).max(64) }),
-      handle: async ({ versionId }) => scanVersion(versionId),
-    }),
-    defineJob({
-      name: SCAN_SWEEP_JOB,
-      schema: z.object({}).passthrough(),
+      ...JOBS.scanSweep,
       handle: async () => {
         const stuck = await stuckScans();
         const sweep = Date.now();
@@ -46,8 +31,7 @@ export const scanQueueDefinition: QueueDefinition = {
       },
     }),
     defineJob({
-      name: RESCAN_JOB,
-      schema: z.object({}).passthrough(),
+      ...JOBS.scanRescan,
       handle: async () => {
         const { rescanned, more } = await rescanOutdated();
         const worse = rescanned.filter((r) => r.worse && r.stored);

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { setupIntegration, type IntegrationEnv } from "../test/helpers/integration";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DEMO = path.resolve(ROOT, "skills/demo");
+const DEMO = path.resolve(ROOT, "scripts/demo/skills");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let env: IntegrationEnv;
@@ -167,7 +167,7 @@ describe("the worker host process on SIGTERM", () => {
       60_000,
     );
     const queue = bullQueue("scan", prefix);
-    const job = await queue.add("scan-version", { versionId }, { jobId: `scan-${versionId}-${prefix.slice(-4)}` });
+    const job = await queue.add("scan.version", { versionId }, { jobId: `scan-${versionId}-${prefix.slice(-4)}` });
     await until("the scan to be running", async () => (await queue.getJobState(job.id!)) === "active");
     return { queue, jobId: job.id! };
   }

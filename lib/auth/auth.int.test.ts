@@ -2,7 +2,7 @@
 // through the route handlers themselves where there is one.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "../media/test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test/helpers/test-database";
 
 let database: ThrowawayDatabase;
 let auth: typeof import("./index");

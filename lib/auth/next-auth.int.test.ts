@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "../media/test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test/helpers/test-database";
 
 const BASE = "http://localhost:3998";
 let database: ThrowawayDatabase;

@@ -1,6 +1,12 @@
-// Every stable error code and the HTTP status it answers with. Codes are dotted and never change
-// meaning; messages are for people and may.
+// Every stable error code and the HTTP status it answers with: a closed table, so an AppError with
+// a code not listed here does not compile. Codes are dotted and never change meaning; messages
+// are for people and may. The contract codes come from lib/contracts/error-codes.ts (all 422).
+import { CONTRACT_ERROR_CODES, type ContractErrorCode } from "../contracts/error-codes";
+
+const CONTRACT_STATUS = Object.fromEntries(CONTRACT_ERROR_CODES.map((code) => [code, 422])) as { readonly [C in ContractErrorCode]: 422 };
+
 export const ERROR_STATUS = {
+  ...CONTRACT_STATUS,
   "request.invalid_json": 400,
   "request.invalid": 422,
   "request.too_large": 413,
@@ -43,49 +49,7 @@ export const ERROR_STATUS = {
   "link.unknown": 401,
   "link.revoked": 401,
   "link.pairing_code_invalid": 422,
-  "contract.invalid": 422,
-  "contract.schema": 422,
-  "contract.not_json": 422,
-  "contract.unsupported": 422,
-  "contract.document_too_large": 422,
-  "contract.forbidden_field": 422,
-  "contract.field_not_text": 422,
-  "contract.instructions_not_text": 422,
-  "contract.instructions_too_large": 422,
-  "contract.resource_duplicate": 422,
-  "contract.resource_not_text": 422,
-  "contract.resource_too_large": 422,
-  "contract.code_resource_invalid": 422,
-  "contract.code_not_allowed": 422,
-  "contract.kinds_mismatch": 422,
-  "contract.tools_required": 422,
-  "contract.tools_not_allowed": 422,
-  "contract.tool_duplicate": 422,
-  "contract.entry_unknown": 422,
-  "contract.entry_not_code": 422,
-  "contract.args_required_unknown": 422,
-  "contract.args_pattern_unsupported": 422,
-  "contract.integrity_mismatch": 422,
-  "contract.integrity_required": 422,
-  "contract.listing_contract_mismatch": 422,
-  "contract.listing_skill_mismatch": 422,
-  "contract.listing_code_missing": 422,
-  "contract.listing_code_unknown": 422,
-  "contract.listing_code_duplicate": 422,
-  "contract.listing_code_digest_mismatch": 422,
-  "contract.listing_finding_tool_unknown": 422,
-  "contract.listing_finding_resource_unknown": 422,
-  "contract.listing_status_mismatch": 422,
-  "contract.listing_dates": 422,
-  "contract.bundle_unreadable": 422,
-  "contract.bundle_invalid_json": 422,
-  "contract.bundle_path_escape": 422,
-  "contract.bundle_symlink": 422,
-  "contract.bundle_not_file": 422,
-  "contract.bundle_missing_file": 422,
-  "contract.bundle_too_large": 422,
   "contract.bundle_not_utf8": 422,
-  "contract.bundle_binary": 422,
   "contract.not_found": 404,
   "skill.not_owner": 403,
   "skill.version_exists": 409,
@@ -156,10 +120,12 @@ export const ERROR_STATUS = {
   "internal": 500,
 } as const satisfies Record<string, number>;
 
-export type KnownErrorCode = keyof typeof ERROR_STATUS;
-/** Later domains add their codes to ERROR_STATUS; any dotted code is accepted with an explicit status. */
-export type ErrorCode = KnownErrorCode | (string & {});
+export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export function statusFor(code: ErrorCode, fallback = 400): number {
-  return (ERROR_STATUS as Record<string, number>)[code] ?? fallback;
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code);
+}
+
+export function statusFor(code: ErrorCode): number {
+  return ERROR_STATUS[code];
 }

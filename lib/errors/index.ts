@@ -2,7 +2,7 @@
 // into the one JSON shape `{ error: { code, message, details? } }`.
 import { type ErrorCode, statusFor } from "./codes";
 
-export { ERROR_STATUS, statusFor, type ErrorCode, type KnownErrorCode } from "./codes";
+export { ERROR_STATUS, isErrorCode, statusFor, type ErrorCode } from "./codes";
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
-import { sandboxSkill } from "./fixtures";
+import { sandboxSkill } from "../../test/helpers/install-fixtures";
 
 const BASE = "http://localhost:3999";
 const SECRET = "integration-secret-".padEnd(40, "x");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateSkillDocument, type SkillDocument } from "../contracts";
 import { capabilitiesOf, diffCapabilities } from "./capabilities";
-import { sandboxSkill } from "./fixtures";
+import { sandboxSkill } from "../../test/helpers/install-fixtures";
 
 function doc(input: unknown): SkillDocument {
   const r = validateSkillDocument(input);

@@ -5,9 +5,9 @@ import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import type { SkillDocument } from "../contracts";
-import { sandboxSkill } from "./fixtures";
+import { sandboxSkill } from "../../test/helpers/install-fixtures";
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 const BASE = "http://localhost:3999";
 const SECRET = "integration-secret-".padEnd(40, "x");
 

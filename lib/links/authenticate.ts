@@ -1,7 +1,7 @@
 // Verifies a signed Link request on the server: who it is, that it is still paired, that the
 // clock is close and the nonce is new. Each refusal has its own stable code.
 import "server-only";
-import { AppError } from "../errors";
+import { AppError, type ErrorCode } from "../errors";
 import { db } from "../db";
 import { redis, key } from "../redis";
 import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
@@ -9,7 +9,7 @@ import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } f
 /** A Link that proved itself on this request. Its runner and pool state are read fresh where they matter. */
 export type LinkPrincipal = { linkId: string; userId: string; name: string };
 
-const refuse = (code: string, message: string) => new AppError(code, message);
+const refuse = (code: ErrorCode, message: string) => new AppError(code, message);
 
 /**
  * Authenticates a Link request whose raw body has already been read (the signature covers it).

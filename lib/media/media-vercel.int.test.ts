@@ -1,7 +1,7 @@
 // With BLOB_READ_WRITE_TOKEN set, Media uses Vercel Blob: here the real client against the fake.
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startFakeVercelBlob, type FakeVercelBlob } from "../../test/fakes/vercel-blob-server";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "./test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test/helpers/test-database";
 
 let database: ThrowawayDatabase;
 let fake: FakeVercelBlob;

@@ -1,7 +1,7 @@
 // putMedia / getMedia / deleteMedia against a real PostgreSQL and the local store.
 import { writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "./test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test/helpers/test-database";
 import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 let database: ThrowawayDatabase;

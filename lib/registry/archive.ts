@@ -4,7 +4,7 @@
 // duplicate names, too many entries, bombs (by size and by ratio), and damaged data (CRC-32 of
 // every zip entry, checksums of every tar header). macOS clutter (`__MACOSX/`, `.DS_Store`) is
 // skipped. This file is the policy; archive-zip.ts and archive-tar.ts read the two formats.
-import { AppError } from "../errors";
+import { AppError, type ErrorCode } from "../errors";
 import { readTarGz } from "./archive-tar";
 import { readZip } from "./archive-zip";
 
@@ -108,7 +108,7 @@ export function printable(s: string) {
   return s.slice(0, MAX_PATH_LENGTH).replace(/[\u0000-\u001f\u007f]/g, "?");
 }
 
-export function archiveError(code: string, message: string, path?: string) {
+export function archiveError(code: ErrorCode, message: string, path?: string) {
   return new AppError(code, message, {
     details: path === undefined ? undefined : [{ path: printable(path), message }],
   });

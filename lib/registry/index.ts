@@ -1,7 +1,7 @@
 // The registry: publishing versions, scanning them, reading and retiring them.
 export { publishSkill, runsOf, type PublishInput, type PublishResult } from "./publish";
 export { scanVersion, stuckScans, SCAN_STUCK_AFTER_MS } from "./scan-version";
-export { enqueueRescan, enqueueScan, scanQueue, RESCAN_JOB, SCAN_QUEUE, SCAN_JOB } from "./scan-queue";
+export { enqueueRescan, enqueueScan, scanQueue, SCAN_QUEUE } from "./scan-queue";
 export { listingDocument, findingsHash, listingFindings } from "./listing";
 export { listingCodeBytes } from "./listing-code";
 export { getSkill, getVersion, retireVersion, latestOf } from "./versions";

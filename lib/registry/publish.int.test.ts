@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import type { SkillDocument } from "../contracts";
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 let env: IntegrationEnv;
 let registry: typeof import("./index");
 let contracts: typeof import("../contracts");

@@ -5,7 +5,8 @@
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
-import { ECHO_CODE, sandboxSkill } from "../installs/fixtures";
+import { ECHO_CODE, sandboxSkill } from "../../test/helpers/install-fixtures";
+import { JOBS } from "../jobs";
 
 const OLD_SCANNER = "2026.11-entry-only";
 
@@ -89,7 +90,7 @@ describe("rescan on a scanner upgrade", () => {
     const { processorFor } = await import("../../workers/registry");
     const { scanQueueDefinition } = await import("../../workers/scan");
     const run = processorFor(scanQueueDefinition);
-    const result = await run({ name: registry.RESCAN_JOB, data: {}, id: "t" } as unknown as Job);
+    const result = await run({ name: JOBS.scanRescan.name, data: {}, id: "t" } as unknown as Job);
     expect(result).toMatchObject({ worse: 2, more: false });
 
     const rows = await env.db.skillVersion.findMany({

@@ -2,10 +2,10 @@
 // verdict. Job ids are the version id, so a retried publish never queues the same scan twice.
 import "server-only";
 import { Queue } from "bullmq";
+import { addJob, JOBS, QUEUES } from "../jobs";
 import { queueConnection, withinRedisDeadline } from "../redis";
 
-export const SCAN_QUEUE = "scan";
-export const SCAN_JOB = "scan-version";
+export const SCAN_QUEUE = QUEUES.scan;
 /** Attempts per scan job before the sweeper has to queue it again. */
 export const SCAN_ATTEMPTS = 5;
 
@@ -33,10 +33,8 @@ export function scanQueue(): Queue {
  */
 export async function enqueueScan(versionId: string, sweep?: number): Promise<void> {
   const jobId = sweep === undefined ? `scan-${versionId}` : `scan-${versionId}-sweep-${sweep}`;
-  await withinRedisDeadline(scanQueue().add(SCAN_JOB, { versionId }, { jobId }), "the scan queue");
+  await withinRedisDeadline(addJob(scanQueue(), JOBS.scanVersion, { versionId }, { jobId }), "the scan queue");
 }
-
-export const RESCAN_JOB = "scan.rescan";
 
 /**
  * Queues a rescan of versions scanned by an older scanner. One job id per scanner version and
@@ -44,5 +42,5 @@ export const RESCAN_JOB = "scan.rescan";
  */
 export async function enqueueRescan(scannerVersion: string, now = Date.now()): Promise<void> {
   const jobId = `rescan-${scannerVersion}-${Math.floor(now / 60_000)}`;
-  await withinRedisDeadline(scanQueue().add(RESCAN_JOB, {}, { jobId }), "the scan queue");
+  await withinRedisDeadline(addJob(scanQueue(), JOBS.scanRescan, {}, { jobId }), "the scan queue");
 }

@@ -74,7 +74,7 @@ describe("real Agent Skills folders (anthropics/skills)", () => {
 describe("prompt skills published from skill.json", () => {
   for (const name of ["code-review-checklist", "commit-message-style", "release-notes-writer"]) {
     it(`${name}: its downloaded folder republishes to the same integrity`, async () => {
-      const native = await loadBundle(path.join(ROOT, "skills/demo", name));
+      const native = await loadBundle(path.join(ROOT, "scripts/demo/skills", name));
       if (!native.ok) throw new Error("demo bundle");
       const out = skillMdFolder(native.document);
       expect(new TextDecoder().decode(out.get("SKILL.md"))).toMatch(/^---\nname: "/);

@@ -4,16 +4,20 @@
 // twice, late, or for something already finished changes nothing.
 import "server-only";
 import { Queue } from "bullmq";
+import { addJob, JOBS, QUEUES } from "../jobs";
 import { queueConnection, withinRedisDeadline } from "../redis";
 
-export const DISPATCH_QUEUE = "dispatch";
+export const DISPATCH_QUEUE = QUEUES.dispatch;
+/** The dispatch queue's jobs (lib/jobs): three timers and the sweep. */
+const TIMERS = { jobTtl: JOBS.jobTtl, jobLease: JOBS.jobLease, stepExpire: JOBS.stepExpire } as const;
 export const TIMER_JOBS = {
-  jobTtl: "job.ttl",
-  jobLease: "job.lease",
-  stepExpire: "step.expire",
-  sweep: "dispatch.sweep",
+  jobTtl: TIMERS.jobTtl.name,
+  jobLease: TIMERS.jobLease.name,
+  stepExpire: TIMERS.stepExpire.name,
+  sweep: JOBS.dispatchSweep.name,
 } as const;
-export type TimerName = (typeof TIMER_JOBS)[keyof typeof TIMER_JOBS];
+export type TimerName = (typeof TIMERS)[keyof typeof TIMERS]["name"];
+const BY_NAME = new Map(Object.values(TIMERS).map((timer) => [timer.name, timer]));
 
 const holder = globalThis as unknown as { openvibeDispatchQueue?: Queue };
 
@@ -33,9 +37,11 @@ export function dispatchQueue(): Queue {
   return holder.openvibeDispatchQueue;
 }
 
+/** `data` is parsed with the timer's own schema (lib/jobs) before it is added. */
 export async function scheduleAt(name: TimerName, data: Record<string, string>, at: Date, jobId: string) {
+  const timer = BY_NAME.get(name)!;
   await withinRedisDeadline(
-    dispatchQueue().add(name, data, { delay: Math.max(0, at.getTime() - Date.now()), jobId }),
+    addJob(dispatchQueue(), timer, timer.schema.parse(data), { delay: Math.max(0, at.getTime() - Date.now()), jobId }),
     "the dispatch queue",
   );
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Launcher: loads the Link's TypeScript CLI through tsx in this very process, so signals reach it
-// directly and no orphan is left behind when the launcher is killed.
-import { register } from "tsx/esm/api";
+// Launcher: runs the Link's compiled CLI (dist/, made by build.mjs: plain JavaScript, no TypeScript
+// at run time) in this very process, so signals reach it directly and no orphan is left behind.
+import { existsSync } from "node:fs";
 
-register();
-await import(new URL("../cli.ts", import.meta.url).href);
+const cli = new URL("../dist/openvibe-link.mjs", import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write(`openvibe-link is not built: run \`npm run build -w link\` (${cli.pathname} is missing).\n`);
+  process.exit(2);
+}
+await import(cli.href);

@@ -2,7 +2,7 @@
 // key prefix, and the app modules imported only after the environment points at them.
 import { randomBytes } from "node:crypto";
 import { vi } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "../../lib/media/test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "./test-database";
 import { removeTempDir, tempDir } from "./temp-dir";
 
 export type IntegrationEnv = {

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { loadBundle, validateSkillDocument, type SkillDocument } from "../../lib/contracts";
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 
 export async function demoDocument(
   dir: string,

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const { recordTopUp } = await import("../../lib/billing/ledger");
   alice = await createUser({ email: "alice@example.test", name: "Alice", password: null });
   bob = await createUser({ email: "bob@example.test", name: "Bob", password: null });
-  const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   version = bundle.document.version;
   versionId = (await publishSkill({ ownerId: alice.id, document: bundle.document, scan: "none" })).versionId;

@@ -167,7 +167,7 @@ async function rewriteArchive(
 beforeAll(async () => {
   env = await setupIntegration("backup");
   work = await mkdtemp(path.join(tmpdir(), "ov-backup-test-"));
-  const { seedDemo } = await import("../../lib/registry/seed-helpers");
+  const { seedDemo } = await import("../../scripts/demo/seed-helpers");
   const { recordTopUp } = await import("../../lib/billing/ledger");
   await seedDemo();
   const people = await env.db.user.findMany({ orderBy: { email: "asc" }, take: 2 });

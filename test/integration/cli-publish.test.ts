@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe("openvibe publish", () => {
   it("publishes a demo skill, shows progress and prints the listing URL", async () => {
-    const r = await cli(["publish", path.join(ROOT, "skills/demo/text-tools")]);
+    const r = await cli(["publish", path.join(ROOT, "scripts/demo/skills/text-tools")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/▸ Checking text-tools/);
@@ -63,7 +63,7 @@ describe("openvibe publish", () => {
 
   it("prints every problem with its path and exits 1 for a broken bundle", async () => {
     const dir = tempDir("cli");
-    await cp(path.join(ROOT, "skills/demo/csv-stats"), dir, { recursive: true });
+    await cp(path.join(ROOT, "scripts/demo/skills/csv-stats"), dir, { recursive: true });
     const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
     manifest.tools[0].net = "anywhere";
     manifest.tools[0].limits = { wall_ms: 999999 };
@@ -76,7 +76,7 @@ describe("openvibe publish", () => {
 
   it("uploads every listed resource, node_modules/ included, and names the files it leaves out", async () => {
     const dir = tempDir("cli");
-    await cp(path.join(ROOT, "skills/demo/text-tools"), dir, { recursive: true });
+    await cp(path.join(ROOT, "scripts/demo/skills/text-tools"), dir, { recursive: true });
     const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
     manifest.slug = "text-tools-vendored";
     manifest.resources.push({ name: "node_modules/tiny-pad/index.js", media_type: "text/javascript" });

@@ -15,7 +15,7 @@ let other: { id: string };
 let versionId: string;
 let projectId: string;
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 const step = (over: { expiresInMs?: number } = {}) => pendingStep(env, { userId: person.id, projectId, versionId, ...over });
 const retire = (...links: TestLink[]) =>
   env.db.link.updateMany({ where: { id: { in: links.map((l) => l.linkId) } }, data: { revokedAt: new Date() } });

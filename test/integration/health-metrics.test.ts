@@ -14,7 +14,7 @@ let server: { url: string; close(): Promise<void> };
 let metricsLib: typeof import("../../lib/metrics");
 let queues: { scan: import("bullmq").Queue; dispatch: import("bullmq").Queue };
 
-const DEMO = path.resolve(import.meta.dirname, "../../skills/demo");
+const DEMO = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 
 async function getReady() {
   metricsLib.forgetReadiness();
@@ -106,7 +106,7 @@ describe("GET /api/health/ready", () => {
   });
 
   it("answers 503 naming the queue when a waiting job is older than the lag limit (no worker is running here)", async () => {
-    await queues.scan.add("scan-version", { versionId: "lag-probe" }, { jobId: "lag-probe" });
+    await queues.scan.add("scan.version", { versionId: "lag-probe" }, { jobId: "lag-probe" });
     await new Promise((r) => setTimeout(r, 1_300));
     const { status, body } = await getReady();
     expect(status).toBe(503);
@@ -124,8 +124,8 @@ describe("GET /api/health/ready", () => {
   });
 
   it("counts a delayed job that is past due (timers no one fires) as lag, and one not yet due as none", async () => {
-    await queues.dispatch.add("job.ttl", { jobId: "x" }, { delay: 100, jobId: "overdue-timer" });
-    await queues.dispatch.add("job.ttl", { jobId: "y" }, { delay: 3_600_000, jobId: "future-timer" });
+    await queues.dispatch.add("dispatch.job_ttl", { jobId: "x" }, { delay: 100, jobId: "overdue-timer" });
+    await queues.dispatch.add("dispatch.job_ttl", { jobId: "y" }, { delay: 3_600_000, jobId: "future-timer" });
     await new Promise((r) => setTimeout(r, 1_400));
     const { status, body } = await getReady();
     expect(status).toBe(503);

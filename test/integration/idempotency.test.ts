@@ -47,7 +47,7 @@ beforeAll(async () => {
   const { createAgent } = await import("../../lib/agents");
   const { createApiToken } = await import("../../lib/auth");
   person = await createUser({ email: "idem@example.test", name: "Idem", password: null });
-  const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   const { versionId } = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
   await scanVersion(versionId);
@@ -193,7 +193,7 @@ describe("a stored call is answered 2xx", () => {
 
 describe("publish with an Idempotency-Key", () => {
   it("replays the first answer for the same document, refuses another under the same key", async () => {
-    const { sandboxSkill } = await import("../../lib/installs/fixtures");
+    const { sandboxSkill } = await import("../helpers/install-fixtures");
     const doc = sandboxSkill({ slug: "idem-kit", version: "1.0.0", tools: [{ name: "echo" }] });
     const headers = { authorization: `Bearer ${apiToken}`, "idempotency-key": "publish-0001" };
     const first = await post("/api/v1/skills", doc, headers);

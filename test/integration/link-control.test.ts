@@ -44,7 +44,7 @@ const versions: Record<string, string> = {};
 let inputsGate: Promise<void> | null = null;
 
 async function publishFixture(slug: string, code: string) {
-  const { sandboxSkill } = await import("../../lib/installs/fixtures");
+  const { sandboxSkill } = await import("../helpers/install-fixtures");
   const { validateSkillDocument } = await import("../../lib/contracts");
   const { publishSkill } = await import("../../lib/registry");
   const { installSkill, grantAlwaysAllow } = await import("../../lib/installs");
@@ -127,13 +127,13 @@ beforeAll(async () => {
   alice = await createUser({ email: "alice-ctl@example.test", name: "Alice", password: null });
   bob = await createUser({ email: "bob-ctl@example.test", name: "Bob", password: null });
   projectId = (await getDefaultProject(alice.id))!.id;
-  const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   versions["text-tools"] = (await publishSkill({ ownerId: alice.id, document: bundle.document, scan: "none" })).versionId;
   await scanVersion(versions["text-tools"]!);
   await installSkill({ userId: alice.id, slug: "text-tools", version: "2.0.1" });
   await publishFixture("spin-kit", SPIN_CODE);
-  await publishFixture("hold-kit", (await import("../../lib/installs/fixtures")).ECHO_CODE);
+  await publishFixture("hold-kit", (await import("../helpers/install-fixtures")).ECHO_CODE);
   await recordTopUp({ userId: alice.id, amountMicros: 10_000_000n, paymentId: "ctl", memo: "test" });
   agent = await agents.verifyAgentToken((await agents.createAgent(alice.id, { name: "ctl-bot" })).token);
   aliceHome = await linkHome("ctl-alice");

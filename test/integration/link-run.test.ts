@@ -48,7 +48,7 @@ beforeAll(async () => {
   const { recordTopUp } = await import("../../lib/billing/ledger");
   const { createAgent } = await import("../../lib/agents");
   person = await createUser({ email: "linkrun@example.test", name: "Link Runner", password: null });
-  const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   const published = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
   await scanVersion(published.versionId);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   contracts = await import("../../lib/contracts");
   const { createUser } = await import("../../lib/auth/users");
   author = await createUser({ email: "lister@example.test", name: "Lister", password: null });
-  await (await import("../../lib/registry/seed-helpers")).seedDemo();
+  await (await import("../../scripts/demo/seed-helpers")).seedDemo();
   const documents = readdirSync(path.join(FIXTURES, "skills/valid")).map((f) =>
     JSON.parse(readFileSync(path.join(FIXTURES, "skills/valid", f), "utf8")),
   );

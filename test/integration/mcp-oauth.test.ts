@@ -105,7 +105,7 @@ beforeAll(async () => {
   world = await setupMcpWorld("mcpoauth");
   const seeded = await seedPerson("oauth@example.test");
   person = seeded.person;
-  await seeded.publish("skills/demo/text-tools");
+  await seeded.publish("scripts/demo/skills/text-tools");
   const { sessionToken } = await import("../helpers/session-cookie");
   cookie = `next-auth.session-token=${await sessionToken(person.id, "integration-secret-".padEnd(40, "x"))}`;
 }, 240_000);

@@ -15,7 +15,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxSkill } from "../../lib/installs/fixtures";
+import { sandboxSkill } from "../helpers/install-fixtures";
 import { ROOT, seedPerson, setupMcpWorld, type McpWorld } from "../helpers/mcp-harness";
 
 let world: McpWorld;
@@ -70,8 +70,8 @@ beforeAll(async () => {
   installs = await import("../../lib/installs");
   const seeded = await seedPerson("mcp@example.test");
   person = seeded.person;
-  await seeded.publish("skills/demo/text-tools");
-  await seeded.publish("skills/demo/code-review-checklist");
+  await seeded.publish("scripts/demo/skills/text-tools");
+  await seeded.publish("scripts/demo/skills/code-review-checklist");
   const { publishSkill, scanVersion } = await import("../../lib/registry");
   const { validateSkillDocument } = await import("../../lib/contracts");
   const long = validateSkillDocument(sandboxSkill({ slug: LONG_SLUG, version: "1.0.0", tools: [{ name: LONG_TOOL, net: "public" }] }));

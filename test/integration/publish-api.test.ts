@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTarGz, makeZip } from "../helpers/archives";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 
-const BUNDLE = path.resolve(import.meta.dirname, "../../skills/demo/csv-stats");
+const BUNDLE = path.resolve(import.meta.dirname, "../../scripts/demo/skills/csv-stats");
 let env: IntegrationEnv;
 let publish: typeof import("../../app/api/v1/skills/route");
 let retire: typeof import("../../app/api/v1/skills/[slug]/[version]/retire/route");

@@ -114,7 +114,7 @@ describe("publishing an Agent Skills folder", () => {
     const stated = await cli(["publish", dir, "--dry-run"]);
     expect(stated.code, stated.stderr).toBe(0);
     expect(stated.stdout).toMatch(/versioned-notes@1\.0\.0 would publish/);
-    const bundle = await cli(["publish", path.join(ROOT, "skills/demo/text-tools"), "--version", "9.9.9"]);
+    const bundle = await cli(["publish", path.join(ROOT, "scripts/demo/skills/text-tools"), "--version", "9.9.9"]);
     expect(bundle.code).toBe(2);
     expect(bundle.stderr).toMatch(/--version is for a SKILL\.md folder/);
   });
@@ -122,7 +122,7 @@ describe("publishing an Agent Skills folder", () => {
 
 describe("Download SKILL.md folder", () => {
   it("a prompt skill published from skill.json downloads as a folder that republishes to the same integrity", async () => {
-    const r = await cli(["publish", path.join(ROOT, "skills/demo/release-notes-writer")]);
+    const r = await cli(["publish", path.join(ROOT, "scripts/demo/skills/release-notes-writer")]);
     expect(r.code, r.stderr).toBe(0);
     const published = await env.db.skillVersion.findFirstOrThrow({ where: { skill: { slug: "release-notes-writer" } } });
     const zip = await (await download("release-notes-writer", published.version)).arrayBuffer();
@@ -132,7 +132,7 @@ describe("Download SKILL.md folder", () => {
   });
 
   it("is refused for a sandbox skill, and unknown versions are 404", async () => {
-    expect((await cli(["publish", path.join(ROOT, "skills/demo/text-tools")])).code).toBe(0);
+    expect((await cli(["publish", path.join(ROOT, "scripts/demo/skills/text-tools")])).code).toBe(0);
     const res = await download("text-tools", "2.0.1");
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("skill.not_prompt");

@@ -49,7 +49,7 @@ beforeAll(async () => {
   const { recordTopUp } = await import("../../lib/billing/ledger");
   person = await createUser({ email: "withdraw@example.test", name: "Withdraw", password: null });
   projectId = (await getDefaultProject(person.id))!.id;
-  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../skills/demo/text-tools"));
+  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
   await scanVersion(versionId);

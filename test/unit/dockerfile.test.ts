@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DockerfileParser } from "dockerfile-ast";
 import { validate } from "dockerfile-utils";
+import { SERVER } from "../../scripts/build-server.mjs";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -74,6 +75,9 @@ describe("Dockerfile", () => {
     for (const file of body.matchAll(/\b((?:workers|scripts)\/[\w-]+\.ts|node_modules\/next\/dist\/bin\/next)\b/g)) {
       expect(existsSync(path.join(ROOT, file[1]!)), file[1]).toBe(true);
     }
+    const built = [...body.matchAll(/\bdist\/server\/([\w-]+)\.mjs\b/g)].map((m) => m[1]!);
+    expect(built).toEqual(expect.arrayContaining(["workers", "db", "backup"]));
+    for (const name of built) expect(Object.keys(SERVER.entries), name).toContain(name);
   });
 
   it("keeps local state, secrets and installed modules out of the build context", () => {

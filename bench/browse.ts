@@ -4,7 +4,7 @@
 // functions the pages call (searchSkills, loadSkillPage) and drops the database.
 //   node --conditions=react-server --import tsx lib/registry/bench-browse.ts [--skills N] [--runs N]
 import { performance } from "node:perf_hooks";
-import { createThrowawayDatabase } from "../media/test-database";
+import { createThrowawayDatabase } from "../test/helpers/test-database";
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,12 +46,12 @@ async function main() {
   process.env.AUTH_SECRET ??= "bench-browse-secret-".padEnd(48, "x");
   process.env.LOG_LEVEL = "error";
   /* eslint-enable no-restricted-properties */
-  const { db } = await import("../db");
+  const { db } = await import("../lib/db");
   try {
     const { insertSyntheticSkills } = await import("./synthetic-skills");
-    const { searchSkills } = await import("./search");
-    const { parseBrowseQuery } = await import("./browse-query");
-    const { loadSkillPage } = await import("./skill-page");
+    const { searchSkills } = await import("../lib/registry/search");
+    const { parseBrowseQuery } = await import("../lib/registry/browse-query");
+    const { loadSkillPage } = await import("../lib/registry/skill-page");
 
     const seedStarted = performance.now();
     const seeded = await insertSyntheticSkills(SKILLS);

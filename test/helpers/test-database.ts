@@ -2,13 +2,12 @@
 // local server only, dropped afterwards. Tests set DATABASE_URL to it before importing lib/db.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { applyMigrations } from "../db/migrator";
+import { applyMigrations } from "../../lib/db/migrator";
 
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 function baseUrl(): URL {
   // Tests pick their own database; the server is the one the test runner provisioned, if any.
-  // eslint-disable-next-line no-restricted-properties
   const url = new URL(process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
   if (!LOCAL_HOSTS.has(url.hostname)) {
     throw new Error(`Refusing to create test databases on a non-local server (${url.hostname}).`);

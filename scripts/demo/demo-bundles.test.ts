@@ -62,7 +62,7 @@ describe("demo bundles", () => {
   });
 
   it("the registry's scanner reaches the verdict each sandbox bundle declares", async () => {
-    const { scanSkill } = await import("../scan");
+    const { scanSkill } = await import("../../lib/scan");
     for (const bundle of bundles) {
       const doc = bundle.document;
       if (doc.contract !== "actor.skill@2" || doc.runs !== "sandbox") continue;

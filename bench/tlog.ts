@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createThrowawayDatabase } from "../media/test-database";
+import { createThrowawayDatabase } from "../test/helpers/test-database";
 
 const i = process.argv.indexOf("--runs");
 const RUNS = i >= 0 ? Number(process.argv[i + 1]) : 150;
@@ -37,13 +37,13 @@ async function main() {
   process.env.AUTH_SECRET ??= "bench-tlog-secret-".padEnd(48, "x");
   process.env.LOG_LEVEL = "error";
   /* eslint-enable no-restricted-properties */
-  const { db } = await import("../db");
+  const { db } = await import("../lib/db");
   try {
-    const { appendToLog } = await import("./append");
-    const { inclusionProof, consistencyProof } = await import("./service");
-    const { insertSyntheticSkills } = await import("../registry/synthetic-skills");
+    const { appendToLog } = await import("../lib/tlog/append");
+    const { inclusionProof, consistencyProof } = await import("../lib/tlog/service");
+    const { insertSyntheticSkills } = await import("./synthetic-skills");
     const migration = await readFile(
-      path.resolve(import.meta.dirname, "../../prisma/migrations/20261201050000_transparency_log/migration.sql"),
+      path.resolve(import.meta.dirname, "../prisma/migrations/20261201050000_transparency_log/migration.sql"),
       "utf8",
     );
     const buildNodes = migration.split(";").find((s) => s.includes('INSERT INTO "LogNode"'))!;

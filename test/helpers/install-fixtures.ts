@@ -1,6 +1,6 @@
 // Skill documents for the install tests: a small sandbox skill whose versions differ in exactly the
 // ways an upgrade diff reports (tools, network, limits, kinds). Its code passes the real scan.
-import type { NetPolicy } from "../contracts/types";
+import type { NetPolicy } from "../../lib/contracts/types";
 
 export const ECHO_CODE = `"use strict";
 // echo: returns its input.

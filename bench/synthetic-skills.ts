@@ -3,7 +3,7 @@
 // prompt and sandbox skills whose tools use each network policy, listings, pinned code, findings.
 // Never run it against a real catalogue: callers pass a throw-away database.
 import "server-only";
-import { db } from "../db";
+import { db } from "../lib/db";
 
 const WORDS = [
   "csv", "json", "yaml", "markdown", "release", "notes", "commit", "message", "review", "checklist",

