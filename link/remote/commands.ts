@@ -87,7 +87,7 @@ export async function run(args: { pool: boolean }, out: Out, signal: AbortSignal
   const sandbox = await sandboxFor(home);
   out.line(`▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`);
   try {
-    return await new LinkRunner(home, client, sandbox, out, signal).run();
+    return await new LinkRunner(home, client, sandbox, out, signal, { linkId: identity.state.link_id, privateKeyPem: identity.privateKeyPem }).run();
   } finally {
     await sandbox.close();
   }

@@ -15,6 +15,7 @@ import {
 import type { Sandbox } from "../sandbox/run";
 import { ServerError, Unreachable, type LinkClient } from "./client";
 import { readState, statePath, updateState, type LinkState } from "./config";
+import type { LinkIdentity } from "./attest";
 import { runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
 import { ResultOutbox, sleep } from "./results";
 
@@ -43,6 +44,7 @@ export class LinkRunner {
     private readonly sandbox: Sandbox,
     private readonly out: Out,
     private readonly signal: AbortSignal,
+    private readonly identity: LinkIdentity,
   ) {
     this.outbox = new ResultOutbox(home, client, out);
     signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), { once: true });
@@ -90,6 +92,7 @@ export class LinkRunner {
   private context(): JobContext {
     return {
       client: this.client,
+      identity: this.identity,
       sandbox: this.sandbox,
       outbox: this.outbox,
       out: this.out,
