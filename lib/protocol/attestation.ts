@@ -13,7 +13,7 @@ import { RESULT_STATUSES } from "./statuses";
 
 /** Signed before the statement's bytes, so a run signature can never be read as any other signature. */
 export const ATTESTATION_PREFIX = "openvibe-run-attestation/v1\n";
-export const STATEMENT_TYPE = "https://openvibe.services/attestation/run/v1";
+export const STATEMENT_TYPE = "https://openvibe.services/attestation/run/v1" as const;
 
 const re = (pattern: string) => new RegExp(pattern);
 const sha256 = z.string().regex(re(SHA256_PATTERN));
