@@ -21,6 +21,7 @@ import { runSkillJob } from "../job";
 import { refused, type Sandbox } from "../sandbox/run";
 import { readAttestedJob, signedResult, type AttestedJob, type LinkIdentity } from "./attest";
 import { ServerError, type LinkClient } from "./client";
+import type { LogRefusal } from "./log-check";
 import type { ResultOutbox } from "./results";
 
 type Out = { line(text: string): void; error(text: string): void };
@@ -36,6 +37,8 @@ export type JobContext = {
   client: LinkClient;
   /** Signs every result this Link reports. */
   identity: LinkIdentity;
+  /** The transparency-log check of a version before its first run here (./log-check.ts). */
+  logCheck: { check(skill: Job["skill"]): Promise<LogRefusal | null> };
   sandbox: Sandbox;
   outbox: ResultOutbox;
   out: Out;
@@ -100,6 +103,9 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
       if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
       throw err;
     }
+    // Only a version the public log holds, with the listing it logged, runs here.
+    const notLogged = await ctx.logCheck.check(job.skill);
+    if (notLogged) throw new LinkError(notLogged.code, notLogged.message);
     const fetchMedia = (mediaId: string) => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal);
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
