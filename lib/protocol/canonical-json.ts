@@ -34,10 +34,10 @@ export function canonicalJson(root: unknown): string {
       out += "[";
       stack.push({ close: "]", items: value.map((v) => [null, v]), at: 0 });
     } else if (value !== null && typeof value === "object") {
-      const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined);
-      keys.sort();
+      const members: [string, unknown][] = Object.entries(value).filter(([, v]) => v !== undefined);
+      members.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       out += "{";
-      stack.push({ close: "}", items: keys.map((k) => [k, (value as Record<string, unknown>)[k]]), at: 0 });
+      stack.push({ close: "}", items: members, at: 0 });
     } else {
       out += scalar(value);
       return;

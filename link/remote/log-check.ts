@@ -5,6 +5,7 @@
 // checks that the job runs that very integrity. A version that passes is remembered for the life
 // of the process; one that fails is refused (and checked again next time: a log can catch up).
 import path from "node:path";
+import { z } from "zod";
 import { httpLogSource } from "../../lib/tlog/http-source";
 import { knownLogKey } from "../../lib/tlog/known-logs";
 import { TrustStore } from "../../lib/tlog/trust-store";
@@ -23,6 +24,9 @@ const CODE_OF: Record<CheckName, LogRefusal["code"]> = {
   entries: "run.job.not_in_log",
   inclusion: "run.job.not_in_log",
 };
+
+const servedListingSchema = z.object({ skill: z.object({ integrity: z.string().max(100) }) });
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class LogCheck {
   /** Integrity hashes of versions that passed, with the log entry that proved them. */
@@ -50,8 +54,8 @@ export class LogCheck {
       ...this.source,
       listing: async (slug, version) => {
         const listing = await this.source.listing(slug, version);
-        const integrity = (listing as { skill?: { integrity?: unknown } } | null)?.skill?.integrity;
-        servedIntegrity = typeof integrity === "string" ? integrity : null;
+        const read = servedListingSchema.safeParse(listing);
+        servedIntegrity = read.success ? read.data.skill.integrity : null;
         return listing;
       },
     };
@@ -59,7 +63,7 @@ export class LogCheck {
     try {
       store = await TrustStore.open(this.stateDir);
     } catch (err) {
-      return { code: "run.job.log_unverifiable", message: (err as Error).message };
+      return { code: "run.job.log_unverifiable", message: messageOf(err) };
     }
     const pinned = store.entry(this.server);
     let report;
@@ -71,7 +75,7 @@ export class LogCheck {
         previousCheckpoint: pinned?.checkpoint ?? null,
       });
     } catch (err) {
-      return { code: "run.job.log_unverifiable", message: `The transparency log could not be checked: ${(err as Error).message}` };
+      return { code: "run.job.log_unverifiable", message: `The transparency log could not be checked: ${messageOf(err)}` };
     }
     if (report.checks.find((c) => c.name === "key")?.ok && report.servedKey) {
       await store.save(this.server, report.servedKey, report.checkpoint?.note ?? pinned?.checkpoint ?? null).catch(() => undefined);
