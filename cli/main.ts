@@ -1,9 +1,10 @@
-// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` for
-// anyone, `openvibe mcp` for agents.
+// The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` and
+// `openvibe verify-run RUN.json` for anyone, `openvibe mcp` for agents.
 import { parseArgs } from "node:util";
 import { mcpCommand } from "./mcp";
 import { publishCommand } from "./publish";
 import { verifyMain, VERIFY_USAGE } from "./verify";
+import { verifyRunMain, VERIFY_RUN_USAGE } from "./verify-run";
 
 const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run] [--version X.Y.Z]
        openvibe mcp [--server URL] [--token ova_…]
@@ -18,11 +19,14 @@ const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry
   mcp        a stdio MCP server for clients that only launch local servers: it forwards every
              message to the registry's /api/mcp as the agent the token belongs to
 
-${VERIFY_USAGE}`;
+${VERIFY_USAGE}
+
+${VERIFY_RUN_USAGE}`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const out = { line: (t: string) => console.log(t), error: (t: string) => console.error(t) };
   if (argv[0] === "verify") return verifyMain(argv.slice(1), env, out);
+  if (argv[0] === "verify-run") return verifyRunMain(argv.slice(1), env, out);
   let parsed;
   try {
     parsed = parseArgs({

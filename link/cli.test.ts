@@ -30,8 +30,9 @@ describe("openvibe-link exec", () => {
     expect(code).toBe(0);
     expect(stdout.trim().split("\n")).toHaveLength(1);
     const result = JSON.parse(stdout);
-    expect(Object.keys(result).sort()).toEqual(["exit", "max_rss_bytes", "output", "status", "stderr", "wall_ms"]);
-    expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: null, stderr: "" });
+    expect(Object.keys(result).sort()).toEqual(["egress", "exit", "max_rss_bytes", "output", "status", "stderr", "wall_ms"]);
+    // net deny (the default): no proxy, so an empty egress record.
+    expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: null, stderr: "", egress: [] });
   });
 
   it("holds escape attempts: no file outside the folder, no env, no process, no socket under deny", () => {

@@ -70,6 +70,8 @@ async function main() {
       },
       { method: "POST", pattern: "/api/v1/steps", handler: (await r("../app/api/v1/steps/route")).POST },
       { method: "GET", pattern: "/api/v1/steps/[id]", handler: (await r("../app/api/v1/steps/[id]/route")).GET },
+      // The Link checks a version against the transparency log before its first run.
+      ...(await (await import("../test/helpers/tlog-routes")).tlogRoutes()),
     ]);
 
     const person = await createUser({ email: "bench@example.test", name: "Bench", password: null });

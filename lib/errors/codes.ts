@@ -73,6 +73,7 @@ export const ERROR_STATUS = {
   "idempotency.in_progress": 409,
   "run.job.revoked": 409,
   "run.job.inputs_invalid": 422,
+  "run.result.signature_invalid": 422,
   "link.runner_on_remotely": 422,
   "run.limits.exceeded": 422,
   "run.idempotency.conflict": 409,

@@ -4,11 +4,16 @@ import { randomBytes } from "node:crypto";
 import { sessionToken } from "../../test/helpers/session-cookie";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
+import { generateLinkKeyPair, signStatement, STATEMENT_TYPE, type EgressRecord } from "../protocol";
 import { sandboxSkill } from "../../test/helpers/install-fixtures";
 
 const BASE = "http://localhost:3999";
 const SECRET = "integration-secret-".padEnd(40, "x");
 const DAY = 86_400_000;
+const EGRESS: EgressRecord = [
+  { host: "api.openvibe.services", port: 443, address: "203.0.113.7", verdict: "allowed", reason: null, count: 1, bytes_up: 2100, bytes_down: 14_000, duration_ms: 30 },
+  { host: "evil.example", port: 443, address: null, verdict: "denied", reason: "link.egress.host", count: 2, bytes_up: 0, bytes_down: 0, duration_ms: 0 },
+];
 
 let env: IntegrationEnv;
 let installs: typeof import("./index");
@@ -60,10 +65,11 @@ async function step(
     status?: "succeeded" | "failed" | "denied";
     exit?: string;
     wallMs?: number;
+    egress?: EgressRecord;
   },
 ) {
   const createdAt = new Date(now - s.daysAgo * DAY);
-  return env.db.step.create({
+  const row = await env.db.step.create({
     data: {
       userId: p.id,
       projectId: p.projectId,
@@ -80,6 +86,52 @@ async function step(
       wallMs: s.wallMs ?? 120,
       createdAt,
       expiresAt: new Date(createdAt.getTime() + 600_000),
+    },
+  });
+  if (s.egress) await jobWithEgress(p, row.id, s.versionId, s.egress);
+  return row;
+}
+
+/** The step's Run job as a Link reported it: a signed statement carrying the egress record. */
+async function jobWithEgress(p: Person, stepId: string, versionId: string, egress: EgressRecord) {
+  const id = `job_${randomBytes(13).toString("hex")}`;
+  const statement = {
+    type: STATEMENT_TYPE,
+    job_id: id,
+    link_id: "clink000000000000000000001",
+    artifact: { name: "openvibe-skill-runner", version: "1.0.0" },
+    skill: { slug: "audit-echo", version: "1.1.0", tool: "echo" },
+    integrity: `sha256:${"c".repeat(64)}`,
+    input_digest: "a".repeat(64),
+    output_sha256: "b".repeat(64),
+    stderr_sha256: "d".repeat(64),
+    status: "ok" as const,
+    wall_ms: 250,
+    max_rss_bytes: null,
+    started_at: new Date(now).toISOString(),
+    finished_at: new Date(now).toISOString(),
+    egress,
+  };
+  const attestation = { ...signStatement(statement, generateLinkKeyPair().privateKeyPem), key_id: `ed25519:${"e".repeat(64)}` };
+  await env.db.runJob.create({
+    data: {
+      id,
+      userId: p.id,
+      projectId: p.projectId,
+      stepId,
+      versionId,
+      tool: "echo",
+      class: "function",
+      artifactName: "openvibe-skill-runner",
+      artifactVersion: "1.0.0",
+      inputs: [],
+      net: "openvibe-only",
+      wallMs: 10_000,
+      memBytes: 134_217_728n,
+      ttlMs: 120_000,
+      state: "succeeded",
+      expiresAt: new Date(now + 600_000),
+      attestation,
     },
   });
 }
@@ -113,7 +165,7 @@ beforeAll(async () => {
   bob = await person("bob");
   const helper = await agent(alice, "Helper bot");
   const tricky = await agent(alice, '=cmd|" /c calc"!A1, "quoted"');
-  await step(alice, { versionId: versions.v2, tool: "echo", agentId: helper.id, daysAgo: 0.5, wallMs: 250 });
+  await step(alice, { versionId: versions.v2, tool: "echo", agentId: helper.id, daysAgo: 0.5, wallMs: 250, egress: EGRESS });
   await step(alice, {
     versionId: versions.v2,
     tool: "shout",
@@ -181,6 +233,17 @@ describe("listAudit", () => {
     ]);
   });
 
+  it("lists the hosts each skill's tools tried, blocked ones as blocked, from the signed egress records", async () => {
+    const week = await installs.listAudit({ userId: alice.id, days: 7, now: new Date(now) });
+    expect(week.steps.map((s) => s.hosts)).toEqual([["api.openvibe.services:443", "evil.example:443 (blocked)"], [], []]);
+    const hosts = await installs.auditHosts({ userId: alice.id, days: 7, now: new Date(now) });
+    expect(hosts.map((h) => [h.slug, h.host, h.port, h.verdict, h.runs, h.attempts, h.bytes_up, h.bytes_down])).toEqual([
+      ["audit-echo", "api.openvibe.services", 443, "allowed", 1, 1, 2100, 14_000],
+      ["audit-echo", "evil.example", 443, "denied", 1, 2, 0, 0],
+    ]);
+    expect(await installs.auditHosts({ userId: bob.id, days: 90, now: new Date(now) })).toEqual([]);
+  });
+
   it("refuses N outside 1-90 and a forged cursor with stable codes", async () => {
     for (const days of [0, 91, 1.5]) {
       await expect(installs.listAudit({ userId: alice.id, days })).rejects.toMatchObject({
@@ -225,11 +288,11 @@ describe("GET /api/v1/audit and /api/v1/audit.csv", () => {
     );
     const text = await res.text();
     const lines = text.split("\r\n");
-    expect(lines[0]).toBe("time_utc,skill,version,tool,agent,status,exit,wall_ms,net,step_id");
+    expect(lines[0]).toBe("time_utc,skill,version,tool,agent,status,exit,wall_ms,net,step_id,hosts");
     expect(lines).toHaveLength(5); // header, three rows, and the empty string after the last CRLF
     expect(lines[4]).toBe("");
     expect(lines[1]).toMatch(
-      /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,audit-echo,1\.1\.0,echo,Helper bot,succeeded,ok,250,deny,\w+$/,
+      /^\d{4}-\d{2}-\d{2}T[\d:.]+Z,audit-echo,1\.1\.0,echo,Helper bot,succeeded,ok,250,deny,\w+,api\.openvibe\.services:443; evil\.example:443 \(blocked\)$/,
     );
     expect(lines[2]).toContain(`,shout,"'=cmd|"" /c calc""!A1, ""quoted""",failed,limit,30000,deny,`);
     expect(lines[3]).toMatch(/,1\.0\.0,echo,,succeeded,ok,120,deny,/);

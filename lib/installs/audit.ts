@@ -4,7 +4,8 @@
 import "server-only";
 import { db, Prisma } from "../db";
 import { AppError } from "../errors";
-import { netPolicySchema } from "../protocol";
+import { netPolicySchema, type EgressRecord } from "../protocol";
+import { storedAttestation } from "../runs/attestation";
 import { csvRow } from "./csv";
 
 export const SKILL_RUN_KIND = "skill.run";
@@ -28,6 +29,8 @@ export type AuditRow = {
   exit: string | null;
   wall_ms: number | null;
   net: "deny" | "openvibe-only" | "public";
+  /** The hosts its tool tried, from the Link's signed egress record: `host:port`, or `host:port (blocked)`. */
+  hosts: string[];
 };
 
 export type AuditPage = { days: number; since: string; steps: AuditRow[]; next_cursor: string | null };
@@ -74,7 +77,15 @@ const stepSelect = {
   net: true,
   agent: { select: { name: true } },
   version: { select: { version: true, skill: { select: { slug: true } } } },
+  job: { select: { attestation: true } },
 } satisfies Prisma.StepSelect;
+
+/** One word per host of an egress record; a blocked attempt is shown as blocked, never dropped. */
+export function egressHosts(egress: EgressRecord): string[] {
+  const seen = new Set<string>();
+  for (const e of egress) seen.add(`${e.host}:${e.port}${e.verdict === "denied" ? " (blocked)" : ""}`);
+  return [...seen];
+}
 
 function toRow(s: Prisma.StepGetPayload<{ select: typeof stepSelect }>): AuditRow {
   return {
@@ -88,6 +99,7 @@ function toRow(s: Prisma.StepGetPayload<{ select: typeof stepSelect }>): AuditRo
     exit: s.exitStatus,
     wall_ms: s.wallMs,
     net: netPolicySchema.parse(s.net),
+    hosts: egressHosts(storedAttestation(s.job?.attestation)?.statement.egress ?? []),
   };
 }
 
@@ -167,6 +179,53 @@ export async function auditSummary(p: { userId: string; days: number; now?: Date
     .sort((a, b) => b.last_at.localeCompare(a.last_at) || a.slug.localeCompare(b.slug) || a.tool.localeCompare(b.tool));
 }
 
+export type AuditHostRow = {
+  slug: string;
+  host: string;
+  port: number;
+  verdict: "allowed" | "denied";
+  /** Runs whose tool tried this host, and the attempts among them. */
+  runs: number;
+  attempts: number;
+  bytes_up: number;
+  bytes_down: number;
+  last_at: string;
+};
+
+/** Which hosts each skill's tools tried in the window (from the Links' signed egress records). */
+export async function auditHosts(p: { userId: string; days: number; now?: Date }): Promise<AuditHostRow[]> {
+  const days = assertAuditDays(p.days);
+  const since = new Date((p.now ?? new Date()).getTime() - days * DAY_MS);
+  const rows = await db.$queryRaw<
+    { slug: string; host: string; port: number; verdict: string; runs: number; attempts: bigint; up: bigint; down: bigint; last_at: Date }[]
+  >`
+    SELECT sk.slug, e->>'host' AS host, (e->>'port')::int AS port, e->>'verdict' AS verdict,
+      COUNT(DISTINCT j.id)::int AS runs, SUM((e->>'count')::bigint) AS attempts,
+      SUM((e->>'bytes_up')::bigint) AS up, SUM((e->>'bytes_down')::bigint) AS down, MAX(s."createdAt") AS last_at
+    FROM "Step" AS s
+    JOIN "RunJob" AS j ON j."stepId" = s.id
+    JOIN "SkillVersion" AS v ON v.id = s."versionId"
+    JOIN "Skill" AS sk ON sk.id = v."skillId"
+    CROSS JOIN LATERAL jsonb_array_elements(
+      CASE WHEN jsonb_typeof(j.attestation->'statement'->'egress') = 'array' THEN j.attestation->'statement'->'egress' ELSE '[]'::jsonb END
+    ) AS e
+    WHERE s."userId" = ${p.userId} AND s.kind = ${SKILL_RUN_KIND} AND s."createdAt" >= ${since}
+    GROUP BY 1, 2, 3, 4
+    ORDER BY last_at DESC, 1, 2
+    LIMIT 500`;
+  return rows.map((r) => ({
+    slug: r.slug,
+    host: r.host,
+    port: r.port,
+    verdict: r.verdict === "denied" ? "denied" : "allowed",
+    runs: r.runs,
+    attempts: Number(r.attempts),
+    bytes_up: Number(r.up),
+    bytes_down: Number(r.down),
+    last_at: r.last_at.toISOString(),
+  }));
+}
+
 export const AUDIT_CSV_HEADER = [
   "time_utc",
   "skill",
@@ -178,10 +237,11 @@ export const AUDIT_CSV_HEADER = [
   "wall_ms",
   "net",
   "step_id",
+  "hosts",
 ];
 
 export function auditCsvLine(r: AuditRow): string {
-  return csvRow([r.at, r.slug, r.version, r.tool, r.agent, r.status, r.exit, r.wall_ms, r.net, r.id]);
+  return csvRow([r.at, r.slug, r.version, r.tool, r.agent, r.status, r.exit, r.wall_ms, r.net, r.id, r.hosts.join("; ")]);
 }
 
 /** The audit of the last N days as a CSV file, streamed a page at a time. */

@@ -19,6 +19,7 @@ export { installPlan, type InstallPlan, type PageFinding } from "./install-page"
 export {
   listAudit,
   auditSummary,
+  auditHosts,
   auditCsv,
   assertAuditDays,
   SKILL_RUN_KIND,
@@ -28,6 +29,7 @@ export {
   type AuditRow,
   type AuditPage,
   type AuditSummaryRow,
+  type AuditHostRow,
 } from "./audit";
 export {
   capabilitiesOf,

@@ -3,3 +3,4 @@ export { authenticateLink, type LinkPrincipal } from "./authenticate";
 export { createPairingCode, pairLink, PAIRING_CODE_TTL_MS } from "./pairing";
 export { isOnline, listLinks, reportLinkState, revokeLink, turnRunnerOff, ONLINE_WINDOW_MS } from "./service";
 export { approvePoolLink, revokePoolLink, listPoolLinks, type PoolLinkView } from "./pool";
+export { linkKey, poolKeys, type LinkKeyView } from "./keys";

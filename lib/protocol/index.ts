@@ -6,3 +6,6 @@ export * from "./patterns";
 export * from "./statuses";
 export * from "./messages";
 export * from "./signing";
+export * from "./canonical-json";
+export * from "./egress";
+export * from "./attestation";

@@ -2,6 +2,8 @@
 // with these and builds each answer through them; the Link parses each answer the same way before
 // it acts on anything. Nothing a Link receives is trusted by a type cast.
 import { z } from "zod";
+import { signedStatementSchema } from "./attestation";
+import type { EgressRecord } from "./egress";
 import { LIMITS, MAX_INPUT_OBJECT_BYTES, MAX_JOB_INPUTS, MAX_JOBS_PER_HEARTBEAT, MAX_POLL_WAIT_MS, STDERR_MAX_CHARS, STDOUT_MAX_BYTES } from "./limits";
 import { netPolicySchema } from "./net";
 import {
@@ -122,6 +124,8 @@ export const resultRequestSchema = z
     wall_ms: z.number().int().min(0).max(600_000),
     max_rss_bytes: z.number().int().min(0).nullable().default(null),
     code: errorCodeSchema.optional(),
+    /** The Link's signed statement of this result (lib/protocol/attestation.ts); checked before it is recorded. */
+    attestation: signedStatementSchema,
   })
   .superRefine((result, ctx) => {
     if (result.status !== "ok") return;
@@ -143,6 +147,8 @@ export type LinkRunResult = {
   max_rss_bytes: number | null;
   /** Set when the job never ran (`integrity`, `refused`): the stable reason. */
   code?: string;
+  /** Every connection the tool tried through the egress proxy (empty for `net: deny`). */
+  egress?: EgressRecord;
 };
 export type JobResultBody = z.output<typeof resultRequestSchema>;
 

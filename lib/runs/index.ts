@@ -4,7 +4,8 @@ export { submitStepJob, eligibleLinks, checkLimits, NO_NODE_WORDS, type SubmitOu
 export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJob, jobForLink } from "./link-api";
 export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecycle";
 export { sweepDispatch, type SweepCounts } from "./sweep";
-export { getRunForPerson, ranOnWords } from "./view";
+export { getRunForPerson, exportRun, ranOnWords } from "./view";
+export { storedAttestation } from "./attestation";
 export { projectPoolChoices, setProjectPool } from "./placement";
 export { dispatchQueue, DISPATCH_QUEUE, TIMER_JOBS } from "./timers";
 export * from "./constants";

@@ -27,6 +27,7 @@ import {
   type PollResponse,
   type ResultResponse,
 } from "../protocol";
+import { verifiedAttestation } from "./attestation";
 import { MAX_POLL_WAIT_MS, REVOCATION_WINDOW_MS } from "./constants";
 import {
   CANCEL_WORDS,
@@ -216,22 +217,25 @@ export async function jobInputBytes(link: LinkPrincipal, jobId: string, mediaId:
 }
 
 /**
- * Records a Link's result once. A repeat (same job, same Link) answers `recorded: false`; a result
+ * Records a Link's result once, after its signed statement is verified (a forged or mismatched
+ * one is refused with `run.result.signature_invalid`, retries too). A repeat answers `recorded: false`; a result
  * for a job that was withdrawn is refused; one that arrives after the job expired is recorded as
  * late (the run happened) and not charged.
  */
 export async function recordResult(link: LinkPrincipal, jobId: string, result: JobResultBody): Promise<ResultResponse> {
+  const attestation = await verifiedAttestation(link.linkId, jobId, result);
+  if (!attestation) throw new AppError("run.job.not_found", "That job was not found.");
   // A repeat of a result already recorded (the common retry) is answered without taking a lock.
   const seen = await db.runJob.findUnique({ where: { id: jobId }, select: { linkId: true, state: true } });
   if (seen && seen.linkId === link.linkId && (seen.state === "succeeded" || seen.state === "failed"))
     return resultResponseSchema.parse({ recorded: false, state: seen.state, late: false });
-  const moved = await finishJob(link.linkId, jobId, result);
+  const moved = await finishJob(link.linkId, jobId, result, attestation);
   if (moved.applied) return resultResponseSchema.parse({ recorded: true, state: moved.job.state, late: false });
   const job = moved.job;
   if (!job || job.linkId !== link.linkId) throw new AppError("run.job.not_found", "That job was not found.");
   if (job.state === "cancelled") throw withdrawnError(job);
   if (job.state === "expired") {
-    const late = await recordLateResult(link.linkId, jobId, result);
+    const late = await recordLateResult(link.linkId, jobId, result, attestation);
     return resultResponseSchema.parse({ recorded: late, state: "expired", late: true });
   }
   return resultResponseSchema.parse({ recorded: false, state: job.state, late: false });

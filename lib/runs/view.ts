@@ -2,9 +2,11 @@
 // ran, cost. Where it ran is "your Link <name>" or "OpenVibe pool" (a pool machine's name and
 // owner are not shown).
 import "server-only";
+import { config } from "../config/env.mjs";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { netPolicySchema } from "../protocol";
+import { netPolicySchema, RUN_FILE_FORMAT, runFileSchema, type RunFile } from "../protocol";
+import { storedAttestation } from "./attestation";
 
 /** Where a job ran (or runs), in the words the run page and the agent's result use. */
 export function ranOnWords(job: { placement: "own" | "pool" | null; link: { name: string } | null }): string | null {
@@ -32,6 +34,7 @@ export async function getRunForPerson(userId: string, jobId: string) {
     },
   });
   if (!job) throw new AppError("run.job.not_found", "That run was not found.");
+  const attestation = storedAttestation(job.attestation);
   return {
     id: job.id,
     state: job.state,
@@ -60,5 +63,26 @@ export async function getRunForPerson(userId: string, jobId: string) {
     finished_at: job.finishedAt,
     expires_at: job.expiresAt,
     step_message: job.step?.message ?? null,
+    /** The Link's signed statement of this result (with its egress record), once it reported. */
+    attestation,
+    egress: attestation?.statement.egress ?? null,
   };
+}
+
+/** RUN.json for `openvibe verify-run`: the attestation, the output and the stderr it vouches for. */
+export async function exportRun(userId: string, jobId: string): Promise<RunFile> {
+  const job = await db.runJob.findFirst({
+    where: { id: jobId, userId },
+    select: { id: true, attestation: true, output: true, stderr: true, resultStatus: true },
+  });
+  const attestation = job && storedAttestation(job.attestation);
+  if (!job || !attestation) throw new AppError("run.job.not_found", "That run has no signed result to export.");
+  return runFileSchema.parse({
+    format: RUN_FILE_FORMAT,
+    server: config().APP_URL,
+    job_id: job.id,
+    attestation,
+    output: attestation.statement.status === "ok" ? job.output : null,
+    stderr: job.stderr ?? "",
+  });
 }

@@ -22,6 +22,7 @@ import {
 } from "../runs/lifecycle";
 import { submitStepJob } from "../runs/submit";
 import { ranOnWords } from "../runs/view";
+import { storedAttestation } from "../runs/attestation";
 
 export const SKILL_RUN_KIND = "skill.run";
 export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
@@ -162,12 +163,18 @@ async function createKeyedStep(
 
 const netOf = (step: Pick<Step, "net">): NetPolicy => netPolicySchema.parse(step.net);
 
-const agentInclude = { job: { select: { placement: true, link: { select: { name: true } } } } } as const;
-type AgentStep = Prisma.StepGetPayload<{ include: typeof agentInclude }>;
+const agentInclude = {
+  job: { select: { placement: true, attestation: true, link: { select: { name: true } } } },
+} as const;
+type AgentStepRow = Prisma.StepGetPayload<{ include: typeof agentInclude }>;
+type AgentJob = Omit<NonNullable<AgentStepRow["job"]>, "attestation"> & { attestation?: unknown };
+type AgentStep = Omit<AgentStepRow, "job"> & { job: AgentJob | null };
 
 /** What the agent sees: never stderr, the result as untrusted data, and where it ran. */
 export function stepForAgent(step: AgentStep) {
   const ranOn = step.job ? ranOnWords(step.job) : null;
+  // The Link's signed statement of the result, checkable by anyone with `openvibe verify-run`.
+  const attestation = step.job ? storedAttestation(step.job.attestation) : null;
   return {
     id: step.id,
     kind: step.kind,
@@ -182,6 +189,7 @@ export function stepForAgent(step: AgentStep) {
     ...(step.exitStatus ? { exit_status: step.exitStatus } : {}),
     ...(step.status === "succeeded" && step.result ? { result: step.result } : {}),
     ...(ranOn ? { ran_on: ranOn } : {}),
+    ...(attestation ? { attestation } : {}),
   };
 }
 

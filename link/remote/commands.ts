@@ -68,13 +68,28 @@ export async function status(out: Out, env = process.env): Promise<number> {
   }
 }
 
+const HOST_MAPPING = /^([a-z0-9.-]{1,253})=(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]{2,45}\]):(\d{1,5})$/i;
+
 /**
- * The Sandbox this Link runs its jobs in. The Link's home is passed so the sandbox can keep its
- * system folder per Link (two Links on one machine never share one).
+ * OPENVIBE_LINK_HOSTS: `name=address:port,…`, where the egress proxy connects an allowed name
+ * instead of resolving it (like /etc/hosts, for the proxy only). The owner's own configuration, so
+ * the public-address rule does not apply to it; it never widens what a policy allows.
  */
-async function sandboxFor(home: string): Promise<Sandbox> {
-  void home;
-  return Sandbox.create();
+export function parseHostMappings(text: string | undefined): Record<string, string> {
+  const hosts: Record<string, string> = {};
+  for (const item of (text ?? "").split(",").map((t) => t.trim()).filter(Boolean)) {
+    const match = HOST_MAPPING.exec(item);
+    if (!match || Number(match[3]) > 65_535) {
+      throw new LinkError("link.config.hosts_invalid", `OPENVIBE_LINK_HOSTS: "${item}" is not name=address:port.`);
+    }
+    hosts[match[1]!.toLowerCase()] = `${match[2]!.replace(/^\[|\]$/g, "")}:${match[3]}`;
+  }
+  return hosts;
+}
+
+/** The Sandbox this Link runs its jobs in, with the owner's host mappings (OPENVIBE_LINK_HOSTS). */
+async function sandboxFor(env: NodeJS.ProcessEnv): Promise<Sandbox> {
+  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS) });
 }
 
 /** The poll loop. Resolves when stopped by `signal` (finishing or handing back the current job). */
@@ -84,10 +99,10 @@ export async function run(args: { pool: boolean }, out: Out, signal: AbortSignal
   const state = updateState(home, (s) => ({ ...s, pool: args.pool }));
   const client = linkClient(state.server, identity.state.link_id, identity.privateKeyPem);
   if (state.runner === "off") out.line("! The skill runner is off: this Link takes no jobs until `openvibe-link skills on`.");
-  const sandbox = await sandboxFor(home);
+  const sandbox = await sandboxFor(env);
   out.line(`▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`);
   try {
-    return await new LinkRunner(home, client, sandbox, out, signal).run();
+    return await new LinkRunner(home, client, sandbox, out, signal, { linkId: identity.state.link_id, privateKeyPem: identity.privateKeyPem }).run();
   } finally {
     await sandbox.close();
   }

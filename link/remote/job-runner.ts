@@ -14,13 +14,14 @@ import {
   type CancelNotice,
   type Job,
   type LinkRunResult,
-  type ResultRequest,
 } from "../../lib/protocol";
 import { LinkError } from "../errors";
 import { parsePinnedInputs } from "../inputs";
 import { runSkillJob } from "../job";
 import { refused, type Sandbox } from "../sandbox/run";
+import { readAttestedJob, signedResult, type AttestedJob, type LinkIdentity } from "./attest";
 import { ServerError, type LinkClient } from "./client";
+import type { LogRefusal } from "./log-check";
 import type { ResultOutbox } from "./results";
 
 type Out = { line(text: string): void; error(text: string): void };
@@ -34,6 +35,10 @@ export class Withdrawal extends Error {
 
 export type JobContext = {
   client: LinkClient;
+  /** Signs every result this Link reports. */
+  identity: LinkIdentity;
+  /** The transparency-log check of a version before its first run here (./log-check.ts). */
+  logCheck: { check(skill: Job["skill"]): Promise<LogRefusal | null> };
   sandbox: Sandbox;
   outbox: ResultOutbox;
   out: Out;
@@ -58,23 +63,18 @@ export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: stri
   return null;
 }
 
-function toRequest(result: LinkRunResult): ResultRequest {
-  const status = result.status === "cancelled" ? "refused" : result.status;
-  return {
-    status,
-    output: status === "ok" ? result.output : undefined,
-    stderr: result.stderr,
-    exit: result.exit,
-    wall_ms: result.wall_ms,
-    max_rss_bytes: result.max_rss_bytes,
-    ...(result.code ? { code: result.code } : {}),
-  };
-}
-
 /** Reports a refusal for a job this Link will not run (the server may already have withdrawn it). */
-async function refuse(ctx: JobContext, jobId: string, code: string, message: string, until: AbortSignal) {
+async function refuse(ctx: JobContext, envelope: { id: string }, code: string, message: string, until: AbortSignal) {
+  const jobId = envelope.id;
   ctx.out.error(`✗ ${jobId}: refused (${code}). ${message}`);
-  ctx.outbox.keep(jobId, toRequest(refused(performance.now(), code, message)));
+  const job = readAttestedJob(envelope);
+  if (!job) {
+    // Nothing to sign a statement about: the server's lease ends the job instead.
+    ctx.out.error(`  ${jobId}: the job does not name what a signed result needs; nothing is reported.`);
+    return;
+  }
+  const now = new Date();
+  ctx.outbox.keep(jobId, signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now }));
   await ctx.outbox.deliver(jobId, until);
 }
 
@@ -84,15 +84,16 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
   const parsed = jobSchema.safeParse(envelope);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(job)"} ${i.message}`).join("; ");
-    return refuse(ctx, id, "run.job.invalid", `The job does not read as a job: ${issues}`, until);
+    return refuse(ctx, envelope, "run.job.invalid", `The job does not read as a job: ${issues}`, until);
   }
   const job = parsed.data;
   const refusal = refusalFor(job, ctx.revoked);
-  if (refusal) return refuse(ctx, id, refusal.code, refusal.message, until);
+  if (refusal) return refuse(ctx, job, refusal.code, refusal.message, until);
 
   const controller = new AbortController();
   ctx.hold(id, controller);
   const started = performance.now();
+  const startedAt = new Date();
   const withdrawn = () => (controller.signal.reason instanceof Withdrawal ? controller.signal.reason.notice : null);
   let result: LinkRunResult;
   try {
@@ -102,6 +103,9 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
       if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
       throw err;
     }
+    // Only a version the public log holds, with the listing it logged, runs here.
+    const notLogged = await ctx.logCheck.check(job.skill);
+    if (notLogged) throw new LinkError(notLogged.code, notLogged.message);
     const fetchMedia = (mediaId: string) => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal);
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
@@ -153,7 +157,7 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
     ctx.release(id);
     return;
   }
-  ctx.outbox.keep(id, toRequest(result));
+  ctx.outbox.keep(id, signedResult(ctx.identity, job satisfies AttestedJob, result, { startedAt, finishedAt: new Date() }));
   ctx.out.line(`  ${result.status}${result.code ? ` (${result.code})` : ""} in ${result.wall_ms} ms`);
   try {
     await ctx.outbox.deliver(id, until);

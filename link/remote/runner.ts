@@ -15,7 +15,9 @@ import {
 import type { Sandbox } from "../sandbox/run";
 import { ServerError, Unreachable, type LinkClient } from "./client";
 import { readState, statePath, updateState, type LinkState } from "./config";
+import type { LinkIdentity } from "./attest";
 import { runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
+import { LogCheck } from "./log-check";
 import { ResultOutbox, sleep } from "./results";
 
 type Out = { line(text: string): void; error(text: string): void };
@@ -32,6 +34,7 @@ export class LinkRunner {
   private readonly held = new Map<string, AbortController>();
   private readonly revoked = new Set<string>();
   private readonly outbox: ResultOutbox;
+  private readonly logCheck: JobContext["logCheck"];
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Aborted a while after `signal`: results stop being retried then (they stay on disk). */
@@ -43,8 +46,11 @@ export class LinkRunner {
     private readonly sandbox: Sandbox,
     private readonly out: Out,
     private readonly signal: AbortSignal,
+    private readonly identity: LinkIdentity,
+    logCheck?: JobContext["logCheck"],
   ) {
     this.outbox = new ResultOutbox(home, client, out);
+    this.logCheck = logCheck ?? LogCheck.forHome(readState(home).server, home);
     signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), { once: true });
   }
 
@@ -90,6 +96,8 @@ export class LinkRunner {
   private context(): JobContext {
     return {
       client: this.client,
+      identity: this.identity,
+      logCheck: this.logCheck,
       sandbox: this.sandbox,
       outbox: this.outbox,
       out: this.out,

@@ -6,7 +6,9 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { chmodSync } from "node:fs";
+import type { EgressRecord } from "../../lib/protocol";
 import { classifyAddress, isAddressLiteral, type AddressVerdict } from "./addresses";
+import { EgressRecorder, type Attempt } from "./egress-record";
 import { hostAllowed, type NetPolicy } from "./policy";
 
 export type Target = { host: string; port: number };
@@ -99,14 +101,22 @@ function parseAuthority(authority: string): Target | null {
   return { host: match[1]!, port: Number(match[2]) };
 }
 
-export type EgressProxy = { socketPath: string; close(): Promise<void>; log: string[] };
+export type EgressProxy = {
+  socketPath: string;
+  close(): Promise<void>;
+  log: string[];
+  /** Every connection the job tried so far (lib/protocol's EgressRecord). */
+  record(): EgressRecord;
+};
 
 /** Starts a proxy for one job on `socketPath` (reachable from inside the sandbox only through the bind mount). */
 export async function startProxy(socketPath: string, options: ProxyOptions): Promise<EgressProxy> {
   const log: string[] = [];
+  const recorder = new EgressRecorder();
   const sockets = new Set<net.Socket>();
-  const refuse = (res: http.ServerResponse | net.Socket, err: unknown) => {
+  const refuse = (res: http.ServerResponse | net.Socket, err: unknown, attempt: Attempt) => {
     const reason = err instanceof EgressRefused ? `${err.code}: ${err.message}` : "link.egress.failed";
+    recorder.deny(attempt, err instanceof EgressRefused ? err.code : "link.egress.failed");
     log.push(`refused ${reason}`);
     if (res instanceof net.Socket) {
       res.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${reason}\n`);
@@ -120,12 +130,18 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
     try {
       url = new URL(req.url ?? "");
     } catch {
-      return refuse(res, new EgressRefused("link.egress.request", "absolute URL required"));
+      return refuse(res, new EgressRefused("link.egress.request", "absolute URL required"), recorder.start("", 0));
     }
-    if (url.protocol !== "http:") return refuse(res, new EgressRefused("link.egress.request", "only http:// in plain requests"));
+    const port = Number(url.port || 80);
+    const attempt = recorder.start(url.hostname, port);
+    if (url.protocol !== "http:") return refuse(res, new EgressRefused("link.egress.request", "only http:// in plain requests"), attempt);
     try {
-      const to = await decideTarget({ host: url.hostname, port: Number(url.port || 80) }, options);
+      const to = await decideTarget({ host: url.hostname, port }, options);
+      attempt.address = to.address;
       log.push(`http ${url.hostname} → ${to.address}:${to.port}`);
+      // Bytes of the request and response bodies (headers are not counted for plain HTTP).
+      req.on("data", (chunk: Buffer) => (attempt.bytesUp += chunk.length));
+      res.on("close", () => recorder.end(attempt));
       const headers: http.OutgoingHttpHeaders = { ...req.headers, host: url.host };
       delete headers["proxy-connection"];
       delete headers["proxy-authorization"];
@@ -133,14 +149,19 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
         { host: to.address, port: to.port, lookup: pinnedLookup(to), timeout: CONNECT_TIMEOUT_MS, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
+          up.on("data", (chunk: Buffer) => (attempt.bytesDown += chunk.length));
           up.pipe(res);
         },
       );
       upstream.on("timeout", () => upstream.destroy(new Error("upstream timeout")));
-      upstream.on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+      upstream.on("error", () => {
+        recorder.fail(attempt, "link.egress.upstream_failed");
+        if (res.headersSent) res.destroy();
+        else res.writeHead(502).end();
+      });
       req.pipe(upstream);
     } catch (err) {
-      refuse(res, err);
+      refuse(res, err, attempt);
     }
   });
 
@@ -149,26 +170,38 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
     client.on("close", () => sockets.delete(client));
     client.on("error", () => client.destroy());
     const target = parseAuthority(req.url ?? "");
-    if (!target) return refuse(client, new EgressRefused("link.egress.request", "CONNECT needs host:port"));
+    if (!target) return refuse(client, new EgressRefused("link.egress.request", "CONNECT needs host:port"), recorder.start("", 0));
+    const attempt = recorder.start(target.host.replace(/^\[|\]$/g, ""), target.port);
     try {
       const to = await decideTarget(target, options);
+      attempt.address = to.address;
       log.push(`connect ${target.host} → ${to.address}:${to.port}`);
       const upstream = net.connect({ host: to.address, port: to.port, lookup: pinnedLookup(to), timeout: CONNECT_TIMEOUT_MS }, () => {
         upstream.setTimeout(0);
         client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         if (head.length) upstream.write(head);
+        attempt.bytesUp += head.length;
+        client.on("data", (chunk: Buffer) => (attempt.bytesUp += chunk.length));
+        upstream.on("data", (chunk: Buffer) => (attempt.bytesDown += chunk.length));
         client.pipe(upstream);
         upstream.pipe(client);
       });
       sockets.add(upstream);
-      upstream.on("timeout", () => upstream.destroy());
-      upstream.on("close", () => sockets.delete(upstream));
+      upstream.on("timeout", () => {
+        recorder.fail(attempt, "link.egress.upstream_timeout");
+        upstream.destroy();
+      });
+      upstream.on("close", () => {
+        sockets.delete(upstream);
+        recorder.end(attempt);
+      });
       upstream.on("error", () => {
+        recorder.fail(attempt, "link.egress.upstream_failed");
         client.destroy();
       });
       client.on("close", () => upstream.destroy());
     } catch (err) {
-      refuse(client, err);
+      refuse(client, err, attempt);
     }
   });
   server.on("connection", (socket) => {
@@ -185,6 +218,7 @@ export async function startProxy(socketPath: string, options: ProxyOptions): Pro
   return {
     socketPath,
     log,
+    record: () => recorder.record(),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

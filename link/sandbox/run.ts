@@ -280,7 +280,9 @@ export class Sandbox {
     // would otherwise compete with the starting sandbox for the CPU (measured: p50 ratio ~1.55 → ~1.46).
     const next = setTimeout(() => this.prepareStandby(), NEXT_STANDBY_AFTER_MS);
     next.unref();
-    const result = await this.execute(job, standby, proxy?.socketPath, started);
+    const ran = await this.execute(job, standby, proxy?.socketPath, started);
+    // What the tool tried on the network, as it stands now the tool is gone (`net: deny`: nothing).
+    const result: JobResult = { ...ran, egress: proxy ? proxy.record() : [] };
     clearTimeout(next);
     this.prepareStandby();
     this.track(cleanup());

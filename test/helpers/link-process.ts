@@ -88,8 +88,9 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
   }
 }
 
-/** The Link API and the agent's routes, as route-server entries. */
+/** The Link API, the agent's routes and the log a Link checks versions against, as route-server entries. */
 export async function linkRoutes() {
+  const { tlogRoutes } = await import("./tlog-routes");
   const r = (p: string) => import(p);
   const routes = {
     pair: await r("../../app/api/link/v1/pair/route"),
@@ -112,5 +113,6 @@ export async function linkRoutes() {
     { method: "GET", pattern: "/api/link/v1/jobs/[id]/inputs/[mediaId]", handler: routes.inputs.GET },
     { method: "POST", pattern: "/api/v1/steps", handler: routes.steps.POST },
     { method: "GET", pattern: "/api/v1/steps/[id]", handler: routes.step.GET },
+    ...(await tlogRoutes()),
   ];
 }

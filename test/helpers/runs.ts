@@ -1,20 +1,30 @@
 // Building blocks for the run-path integration tests: Links as rows (with the principal a signed
 // request would give), pending steps of a published version, and Link results.
 import { randomBytes } from "node:crypto";
+import { generateLinkKeyPair, jobSchema, type JobResultBody, type LinkRunResult } from "../../lib/protocol";
 import type { IntegrationEnv } from "./integration";
 
-export type TestLink = { linkId: string; userId: string; name: string; runner: "on" | "off"; pool: boolean };
+export type TestLink = {
+  linkId: string;
+  userId: string;
+  name: string;
+  runner: "on" | "off";
+  pool: boolean;
+  /** The Link's key, so its results can be signed as `openvibe-link` signs them. */
+  privateKeyPem: string;
+};
 
 export async function linkFor(
   env: IntegrationEnv,
   userId: string,
   opts: { runner?: boolean; pool?: boolean; approved?: boolean; name?: string } = {},
 ): Promise<TestLink> {
+  const keys = generateLinkKeyPair();
   const link = await env.db.link.create({
     data: {
       userId,
       name: opts.name ?? `machine-${randomBytes(2).toString("hex")}`,
-      publicKey: randomBytes(32).toString("base64url"),
+      publicKey: keys.publicKey,
       runnerEnabled: opts.runner ?? true,
       poolOffer: opts.pool ?? false,
       poolApprovedAt: opts.approved ? new Date() : null,
@@ -27,6 +37,7 @@ export async function linkFor(
     name: link.name,
     runner: link.runnerEnabled ? "on" : "off",
     pool: link.poolOffer,
+    privateKeyPem: keys.privateKeyPem,
   };
 }
 
@@ -66,6 +77,28 @@ export const ok = (output: unknown, wall = 1500) => ({
   wall_ms: wall,
   max_rss_bytes: 1000,
 });
+
+/** A result as this Link reports it, signed over the job as the server placed it. */
+export async function signed(link: TestLink, jobId: string, result: LinkRunResult): Promise<JobResultBody> {
+  const { signedResult } = await import("../../link/remote/attest");
+  const { jobForLink } = await import("../../lib/runs");
+  const { claimedInclude } = await import("../../lib/runs/lifecycle/jobs");
+  const { db } = await import("../../lib/db");
+  const job = await db.runJob.findUniqueOrThrow({ where: { id: jobId }, include: claimedInclude });
+  const request = signedResult(
+    { linkId: link.linkId, privateKeyPem: link.privateKeyPem },
+    jobSchema.parse(jobForLink(job)),
+    result,
+    { startedAt: new Date(), finishedAt: new Date() },
+  );
+  return { ...request, stderr: request.stderr ?? "", exit: request.exit ?? null, max_rss_bytes: request.max_rss_bytes ?? null };
+}
+
+/** Reports a result as the Link `link` (signed), through the server's result handling. */
+export async function report(link: TestLink, jobId: string, result: LinkRunResult) {
+  const { recordResult } = await import("../../lib/runs");
+  return recordResult(link, jobId, await signed(link, jobId, result));
+}
 
 /** The sum of a job's ledger entries: 0 when its hold came back in full. */
 export async function ledgerSum(env: IntegrationEnv, jobId: string): Promise<bigint> {

@@ -118,5 +118,7 @@ export async function mcpRoutes(): Promise<RouteTable> {
     { method: "POST", pattern: "/api/link/v1/jobs/[id]/result", handler: link.result.POST },
     { method: "POST", pattern: "/api/link/v1/jobs/[id]/release", handler: link.release.POST },
     { method: "GET", pattern: "/api/link/v1/jobs/[id]/inputs/[mediaId]", handler: link.inputs.GET },
+    // What a Link checks a version against before its first run.
+    ...(await (await import("./tlog-routes")).tlogRoutes()),
   ];
 }

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
-import { claim, ledgerSum, linkFor, ok, pendingStep, type TestLink } from "../helpers/runs";
+import { claim, ledgerSum, linkFor, ok, pendingStep, report, type TestLink } from "../helpers/runs";
 
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
@@ -99,9 +99,9 @@ describe("placement", () => {
     // Another Link cannot read this job's inputs or report its result.
     await expect(runs.jobInputBytes(pool, job.id, inputs[0]!.media_id)).rejects.toMatchObject({ code: "run.job.not_found" });
     await runs.startJob(own, job.id);
-    await expect(runs.recordResult(pool, job.id, ok({ x: 1 }))).rejects.toMatchObject({ code: "run.job.not_found" });
-    const first = await runs.recordResult(own, job.id, ok({ columns: 2 }));
-    const second = await runs.recordResult(own, job.id, ok({ columns: 999 }));
+    await expect(report(pool, job.id, ok({ x: 1 }))).rejects.toMatchObject({ code: "run.job.not_found" });
+    const first = await report(own, job.id, ok({ columns: 2 }));
+    const second = await report(own, job.id, ok({ columns: 999 }));
     expect(first).toEqual({ recorded: true, state: "succeeded", late: false });
     expect(second.recorded).toBe(false);
     const done = await env.db.step.findUniqueOrThrow({ where: { id: s.id } });
@@ -129,7 +129,7 @@ describe("placement", () => {
     expect(claimed?.id).toBe(job.id);
     expect((await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } })).placement).toBe("pool");
     await runs.startJob(candidate, job.id);
-    await runs.recordResult(candidate, job.id, ok({ fine: true }, 100));
+    await report(candidate, job.id, ok({ fine: true }, 100));
     const view = await runs.getRunForPerson(person.id, job.id);
     expect(view.ran_on).toBe("OpenVibe pool");
     // The pool machine's name and owner are not shown.
@@ -184,12 +184,12 @@ describe("a Link that vanishes", () => {
     const refund = await env.db.ledgerEntry.findFirstOrThrow({ where: { jobId: job.id, kind: "refund" } });
     expect(refund.memo).not.toMatch(/did not run/);
     // Its result arrives after all: recorded truthfully (it ran, late), still not charged.
-    await expect(runs.recordResult(b, job.id, ok({ late: true }))).resolves.toEqual({
+    await expect(report(b, job.id, ok({ late: true }))).resolves.toEqual({
       recorded: true,
       state: "expired",
       late: true,
     });
-    await expect(runs.recordResult(b, job.id, ok({ again: true }))).resolves.toMatchObject({ recorded: false });
+    await expect(report(b, job.id, ok({ again: true }))).resolves.toMatchObject({ recorded: false });
     const view = await runs.getRunForPerson(person.id, job.id);
     expect(view).toMatchObject({ state: "expired", result_status: "ok", result_late: true, output: { late: true } });
     expect(await ledgerSum(env, job.id)).toBe(0n);
@@ -213,7 +213,7 @@ describe("a Link that vanishes", () => {
     expect(renewed.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 10_000);
     expect(await runs.onJobTtl(job.id)).toBe("nothing");
     expect((await runs.sweepDispatch()).ttls).toBe(0);
-    expect((await runs.recordResult(link, job.id, ok({ fine: true }))).state).toBe("succeeded");
+    expect((await report(link, job.id, ok({ fine: true }))).state).toBe("succeeded");
     await retire(link);
   });
 });
@@ -229,7 +229,7 @@ describe("metering", () => {
     expect(new Set(jobs.map((j) => j.id)).size).toBe(50);
     await Promise.all(jobs.map((j) => runs.startJob(link, j.id)));
     const results = await Promise.all(
-      jobs.flatMap((j) => [runs.recordResult(link, j.id, ok({ n: 1 }, 2500)), runs.recordResult(link, j.id, ok({ n: 1 }, 2500))]),
+      jobs.flatMap((j) => [report(link, j.id, ok({ n: 1 }, 2500)), report(link, j.id, ok({ n: 1 }, 2500))]),
     );
     expect(results.filter((r) => r.recorded)).toHaveLength(50);
     const ids = jobs.map((j) => j.id);

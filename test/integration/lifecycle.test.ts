@@ -3,7 +3,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
-import { claim, ledgerSum, linkFor, ok, pendingStep, type TestLink } from "../helpers/runs";
+import { claim, ledgerSum, linkFor, ok, pendingStep, report, type TestLink } from "../helpers/runs";
 
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
@@ -64,7 +64,7 @@ describe("races: exactly one transition wins", () => {
     const outcomes = await Promise.all(
       ids.map(async (id) => {
         const [result, cancel] = await Promise.allSettled([
-          runs.recordResult(link, id, ok({ raced: true }, 1200)),
+          report(link, id, ok({ raced: true }, 1200)),
           lifecycle.cancelJob(id, "run.job.cancelled", "raced"),
         ]);
         return { id, result, cancel };
@@ -97,7 +97,7 @@ describe("races: exactly one transition wins", () => {
     const ids = await runningJobs(ROUNDS);
     await env.db.runJob.updateMany({ where: { id: { in: ids } }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
     for (const id of ids) {
-      const [expiry, result] = await Promise.all([runs.onLeaseExpired(id), runs.recordResult(link, id, ok({ raced: true }))]);
+      const [expiry, result] = await Promise.all([runs.onLeaseExpired(id), report(link, id, ok({ raced: true }))]);
       const job = await env.db.runJob.findUniqueOrThrow({ where: { id } });
       if (expiry === "expired") {
         // The expiry won; the result is kept for the record as late and charges nothing.

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
-import { claim, ledgerSum, linkFor, ok, pendingStep, type TestLink } from "../helpers/runs";
+import { claim, ledgerSum, linkFor, ok, pendingStep, report, type TestLink } from "../helpers/runs";
 
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
@@ -76,7 +76,7 @@ describe("instant disable", () => {
     expect((await env.db.step.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("cancelled");
     const answer = await beat([running.id]);
     expect(answer.cancel).toEqual([{ id: running.id, code: "run.job.cancelled", message: expect.stringMatching(/disabled/) }]);
-    await expect(runs.recordResult(link, running.id, ok({ late: true }))).rejects.toMatchObject({
+    await expect(report(link, running.id, ok({ late: true }))).rejects.toMatchObject({
       code: "run.job.cancelled",
       status: 409,
     });

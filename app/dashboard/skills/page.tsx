@@ -5,12 +5,14 @@ import {
   AUDIT_DAYS_DEFAULT,
   AUDIT_DAYS_MAX,
   AUDIT_DAYS_MIN,
+  auditHosts,
   auditSummary,
   listAudit,
   listGrants,
   listInstalls,
   type AuditPage,
 } from "@/lib/installs";
+import { formatBytes } from "@/lib/protocol";
 import { MySkillsClient } from "./page-client";
 import styles from "./skills.module.css";
 
@@ -69,10 +71,11 @@ export default async function MySkillsPage({ searchParams }: Props) {
     if (!(err instanceof AppError && err.code === "audit.cursor_invalid")) throw err;
     audit = await listAudit({ userId: user.userId, days });
   }
-  const [installs, grants, summary] = await Promise.all([
+  const [installs, grants, summary, hosts] = await Promise.all([
     listInstalls(user.userId),
     listGrants(user.userId),
     auditSummary({ userId: user.userId, days }),
+    auditHosts({ userId: user.userId, days }),
   ]);
   const banner = doneWords(q);
 
@@ -153,6 +156,43 @@ export default async function MySkillsPage({ searchParams }: Props) {
                       <td>{when(r.last_at)}</td>
                     </tr>
                   ))}
+                </tbody>
+              </table>
+            </div>
+            <div className={styles.tableWrap}>
+              <table className={styles.table} data-testid="audit-hosts">
+                <caption className={styles.caption}>
+                  Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed it
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Skill</th>
+                    <th scope="col">Host</th>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">Runs</th>
+                    <th scope="col">Up / down</th>
+                    <th scope="col">Last</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {hosts.length === 0 ? (
+                    <tr>
+                      <td colSpan={6} className="muted">
+                        No network connections.
+                      </td>
+                    </tr>
+                  ) : (
+                    hosts.map((h) => (
+                      <tr key={`${h.slug} ${h.host}:${h.port} ${h.verdict}`}>
+                        <td className="mono">{h.slug}</td>
+                        <td className="mono">{`${h.host}:${h.port}`}</td>
+                        <td>{h.verdict === "denied" ? "blocked" : "allowed"}</td>
+                        <td>{h.runs}</td>
+                        <td>{`${formatBytes(h.bytes_up)} / ${formatBytes(h.bytes_down)}`}</td>
+                        <td>{when(h.last_at)}</td>
+                      </tr>
+                    ))
+                  )}
                 </tbody>
               </table>
             </div>

@@ -5,7 +5,7 @@
 import "server-only";
 import { settleRun, type RunEnding } from "../../billing/ledger";
 import { db, Prisma, type DbTx, type RunJob } from "../../db";
-import type { CancelCode, JobResultBody } from "../../protocol";
+import type { Attestation, CancelCode, JobResultBody } from "../../protocol";
 import { MAX_PLACEMENTS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS, START_LEASE_MS } from "../constants";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
@@ -250,7 +250,7 @@ export function cancelJob(jobId: string, code: CancelCode, message: string): Pro
  * Finish (placed | running → succeeded | failed) with the result of the Link that holds it,
  * settled per started second at its placement's rate. A refusal or integrity failure ran nothing.
  */
-export function finishJob(linkId: string, jobId: string, result: JobResultBody): Promise<Moved> {
+export function finishJob(linkId: string, jobId: string, result: JobResultBody, attestation: Attestation): Promise<Moved> {
   const succeeded = result.status === "ok";
   return move(
     byId(jobId),
@@ -261,7 +261,7 @@ export function finishJob(linkId: string, jobId: string, result: JobResultBody):
       await tx.link.update({ where: { id: linkId }, data: { jobsRun: { increment: 1 } } });
       return {
         job: {
-          ...resultColumns(result),
+          ...resultColumns(result, attestation),
           costMicros: settled.chargedMicros,
           finishedAt: new Date(),
           leaseExpiresAt: null,
@@ -279,9 +279,10 @@ export function finishJob(linkId: string, jobId: string, result: JobResultBody):
   );
 }
 
-/** The columns a Link's result fills on its job. */
-export function resultColumns(result: JobResultBody) {
+/** The columns a Link's (verified) result fills on its job. */
+export function resultColumns(result: JobResultBody, attestation: Attestation) {
   return {
+    attestation: attestation as unknown as Prisma.InputJsonObject,
     resultStatus: result.status,
     output: result.status === "ok" ? (result.output as Prisma.InputJsonValue) : Prisma.DbNull,
     stderr: result.stderr,
@@ -322,12 +323,17 @@ export async function renewLeases(linkId: string, jobIds: string[], now = new Da
  * lease, and delivered later): recorded for the record, with the step saying so. The job stays
  * `expired` and its hold was already returned: a late run is not charged (README, "Runs").
  */
-export async function recordLateResult(linkId: string, jobId: string, result: JobResultBody): Promise<boolean> {
+export async function recordLateResult(
+  linkId: string,
+  jobId: string,
+  result: JobResultBody,
+  attestation: Attestation,
+): Promise<boolean> {
   const effects = new Effects();
   const recorded = await db.$transaction(async (tx) => {
     const job = await byId(jobId)(tx);
     if (!job || job.linkId !== linkId || job.state !== "expired" || !job.startedAt || job.resultStatus) return false;
-    await tx.runJob.update({ where: { id: jobId }, data: resultColumns(result) });
+    await tx.runJob.update({ where: { id: jobId }, data: resultColumns(result, attestation) });
     if (job.stepId) {
       await tx.step.update({
         where: { id: job.stepId },

@@ -16,6 +16,10 @@ export const REFUSAL_WORDS: Record<string, string> = {
   "run.job.unsupported": "The Link does not run this kind of job, so it refused it.",
   "run.job.revoked": "This version was retired or failed its scan, so the Link refused to run it.",
   "run.job.invalid": "The Link could not read this job, so it refused it.",
+  "run.job.not_in_log": "This version is not in the registry's public transparency log, so the Link refused to run it.",
+  "run.job.listing_changed":
+    "This version's listing no longer matches the one in the public transparency log (it was changed), so the Link refused to run it.",
+  "run.job.log_unverifiable": "The Link could not check this version against the public transparency log, so it refused to run it.",
 };
 
 export const EXPIRY_WORDS = {

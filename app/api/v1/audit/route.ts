@@ -1,8 +1,8 @@
 import { sessionPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
-import { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN, auditSummary, listAudit } from "@/lib/installs";
+import { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN, auditHosts, auditSummary, listAudit } from "@/lib/installs";
 
-/** Which tools of which skill ran in the last `days` days, newest first, paged by `cursor`. */
+/** Which tools of which skill ran in the last `days` days, newest first, paged by `cursor`; the hosts they tried. */
 export const GET = route({
   auth: sessionPrincipal,
   query: z.object({
@@ -19,6 +19,10 @@ export const GET = route({
       limit: query.limit,
       slug: query.skill,
     });
-    return { ...page, summary: await auditSummary({ userId: principal.userId, days: query.days }) };
+    const [summary, hosts] = await Promise.all([
+      auditSummary({ userId: principal.userId, days: query.days }),
+      auditHosts({ userId: principal.userId, days: query.days }),
+    ]);
+    return { ...page, summary, hosts };
   },
 });

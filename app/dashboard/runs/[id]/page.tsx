@@ -5,6 +5,7 @@ import { formatMicros } from "@/lib/billing/rates";
 import { AppError } from "@/lib/errors";
 import { NET_WORDS, describeLimits } from "@/lib/registry/plain-words";
 import { getRunForPerson } from "@/lib/runs";
+import { AttestationSection } from "./attestation-section";
 import styles from "./run.module.css";
 
 export const metadata = { title: "Run" };
@@ -155,6 +156,8 @@ export default async function RunPage({ params }: Props) {
           <p className="empty">Nothing was written to stderr.</p>
         )}
       </section>
+
+      <AttestationSection runId={run.id} attestation={run.attestation} />
     </>
   );
 }
