@@ -1,0 +1,73 @@
+// The tree-sitter grammars the audit reads shell and Python with (web-tree-sitter and the grammars'
+// own WASM builds from npm, so nothing native is compiled). Loading is async and done once; every
+// audit after it is synchronous.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+
+export type { Node } from "web-tree-sitter";
+
+/** Scripts longer than this are not parsed: they fail closed (resources are at most 64 KiB). */
+export const MAX_SCRIPT_CHARS = 64 * 1024;
+/** Syntax nested deeper than this is not walked: it fails closed. */
+export const MAX_TREE_DEPTH = 200;
+
+type Grammars = { bash: Parser; python: Parser };
+let grammars: Grammars | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads both grammars once; safe to call often. */
+export function loadInstructionParsers(): Promise<void> {
+  if (grammars) return Promise.resolve();
+  loading ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const wasm = (id: string) => new Uint8Array(readFileSync(require.resolve(id)));
+    await Parser.init({ wasmBinary: wasm("web-tree-sitter/tree-sitter.wasm") });
+    const bash = new Parser();
+    bash.setLanguage(await Language.load(wasm("tree-sitter-bash/tree-sitter-bash.wasm")));
+    const python = new Parser();
+    python.setLanguage(await Language.load(wasm("tree-sitter-python/tree-sitter-python.wasm")));
+    grammars = { bash, python };
+  })();
+  return loading;
+}
+
+function ready(): Grammars {
+  if (!grammars) throw new Error("loadInstructionParsers() must finish before an audit");
+  return grammars;
+}
+
+/** Parses `text`, hands the tree to `read` and frees it; null when the text is over the cap. */
+export function withTree<T>(language: "bash" | "python", text: string, read: (root: Node) => T): T | null {
+  if (text.length > MAX_SCRIPT_CHARS) return null;
+  const tree: Tree | null = ready()[language].parse(text);
+  if (!tree) return null;
+  try {
+    return read(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Every node under `root`, parents before children, without recursion; `false` from `visit`
+ * skips a node's children. Returns false when the tree is deeper than MAX_TREE_DEPTH.
+ */
+export function walk(root: Node, visit: (node: Node, depth: number) => boolean | void): boolean {
+  const stack: [Node, number][] = [[root, 0]];
+  let complete = true;
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_TREE_DEPTH) {
+      complete = false;
+      continue;
+    }
+    if (visit(node, depth) === false) continue;
+    const kids = node.namedChildren;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const k = kids[i];
+      if (k) stack.push([k, depth + 1]);
+    }
+  }
+  return complete;
+}
