@@ -11,7 +11,7 @@ import { extractMarkdown, guessLang, type Lang } from "./markdown-extract";
 import { auditPowerShell } from "./powershell-rules";
 import { archiveScamFindings, proseFindings } from "./prose-rules";
 import { auditPython } from "./python-rules";
-import { dedupe, type AuditFinding, type Place } from "./rules";
+import { dedupe, makeFinding, type AuditFinding, type Place } from "./rules";
 import { auditShell } from "./shell-rules";
 import { textFindings } from "./text-rules";
 import { hiddenUnicodeFindings } from "./unicode-rules";
@@ -123,7 +123,7 @@ function commandsInProse(text: string, place: Place, ctx: Ctx): void {
   for (let i = 0; i < lines.length && i < 400; i++) {
     const line = lines[i]!.slice(0, 2048);
     const m = PROSE_COMMAND.exec(line);
-    if (!m) continue;
+    if (!m || !/[|>;]|&&|\$\(/.test(line.slice(m.index))) continue;
     const command = line.slice(m.index).replace(/[`*]/g, "");
     const lang = /^(?:iwr|irm|iex|invoke-expression|powershell)/i.test(command) ? "powershell" : "shell";
     if (lang === "powershell") auditPowerShell(command, { resource: place.resource, line: place.line + i }, ctx);
@@ -155,6 +155,10 @@ function auditJs(text: string, place: Place, ctx: Ctx): void {
     if (JS_RULES_KEPT.has(f.rule)) ctx.findings.push({ ...f, line: f.line + place.line - 1 });
   }
   if (/\b(?:child_process|execSync|spawnSync|exec\(|spawn\()/.test(text)) ctx.asks.add("shell");
+  const envDump = /JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|Object\.(?:entries|keys|values|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)/.exec(text);
+  if (envDump && /\b(?:fetch|axios|https?\.request|got|request|XMLHttpRequest|WebSocket)\s*[.(]/.test(text) && !/\benv\s*:\s*\{\s*\.\.\.process\.env/.test(text)) {
+    ctx.findings.push(makeFinding("env.exfil", place, envDump[0], countLines(text, envDump.index)));
+  }
   for (const m of text.slice(0, 64 * 1024).matchAll(JS_STRING)) {
     const s = m[2]!;
     if (guessLang(s) === "shell" && /[|;&>]|\$\(/.test(s)) {
@@ -181,6 +185,8 @@ const TOOL_ASKS: [RegExp, AskKind][] = [
 function frontMatter(yaml: string, place: Place, ctx: Ctx, extra: string[]): void {
   const text = yaml.slice(0, FRONT_MATTER_MAX_CHARS);
   ctx.findings.push(...hiddenUnicodeFindings(text, place), ...proseFindings(text, place, false), ...textFindings(text, place, { code: false }));
+  commandsInProse(text, place, ctx);
+  auditEncodedLiterals(text, place, ctx);
   let data: unknown;
   try {
     data = parseDocument(text, { uniqueKeys: false, prettyErrors: false }).toJS({ maxAliasCount: 0 });

@@ -78,7 +78,7 @@ export function auditPython(text: string, place: Place, ctx: Ctx): boolean {
           ctx.depth++;
           ctx.audit("shell", command, { resource: place.resource, line: place.line + n.startPosition.row }, ctx);
           ctx.depth--;
-        } else if (/shell\s*=\s*True/.test(argText) || /^os\.(?:system|popen)$/.test(fn)) add("python.shell_dynamic", n);
+        }
         if (/fileno\(\)/.test(argText) && socket) add("shell.reverse_shell", n);
       }
       if (NETWORK_SINK.test(fn)) {
@@ -105,5 +105,5 @@ export function auditPython(text: string, place: Place, ctx: Ctx): boolean {
   return true;
 }
 
-const envWhole = (right: string) => ENV_WHOLE.test(right.trim()) || /^(?:json\.dumps|str|repr|dict)\(\s*os\.environ\s*\)$/.test(right.trim());
+const envWhole = (right: string) => ENV_WHOLE.test(right.trim()) || /os\.environ(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.copy\(\)\s*$))/.test(right);
 const quoteWord = (w: string) => (/[\s|&;<>]/.test(w) ? `'${w.replace(/'/g, "")}'` : w);

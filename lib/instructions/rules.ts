@@ -61,7 +61,6 @@ export const INSTRUCTION_RULES = {
     severity: "flag",
     message: "installs a package whose name is one or two letters away from a popular one",
   },
-  "python.shell_dynamic": { severity: "flag", message: "runs a shell command built at run time" },
   "python.exec_dynamic": { severity: "flag", message: "turns text built at run time into running Python code" },
   "script.too_complex": {
     severity: "fail",

@@ -93,8 +93,16 @@ export function auditShell(text: string, place: Place, ctx: Ctx, options: { asks
 
 type Add = (rule: InstructionRuleId, line: number, excerpt: string) => void;
 
+/** The stages of a pipeline, with `a | b 2>&1 | c` (parsed as a pipeline inside a pipeline) flattened. */
 function stagesOf(pipeline: Node): Cmd[][] {
-  return pipeline.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment").map(commandsUnder);
+  const out: Cmd[][] = [];
+  for (const n of pipeline.namedChildren) {
+    if (!n || n.type === "comment") continue;
+    const body = n.type === "redirected_statement" ? n.childForFieldName("body") : null;
+    if (body?.type === "pipeline") out.push(...stagesOf(body));
+    else out.push(commandsUnder(n));
+  }
+  return out;
 }
 
 function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
@@ -124,6 +132,7 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
       if (dumpsEnv(head)) env = true;
       if (["nc", "ncat", "netcat", "telnet", "socat"].includes(head.name)) netcat = true;
     }
+    if (netcat && stages.some((s) => s[0] && isInterpreter(s[0]))) add("shell.reverse_shell", line, n.text);
   });
 }
 

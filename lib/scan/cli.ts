@@ -3,8 +3,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { scanCode, verdictOf, type Net } from "./index";
+import { loadInstructionParsers } from "../instructions/audit";
+import { isSkillMdDir, scanSkillMdFolder } from "../instructions/scan-skill-md-folder";
 
-const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE...";
+await loadInstructionParsers();
+
+const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE|SKILL.md-DIR...";
 const NETS = new Set<Net>(["deny", "openvibe-only", "public"]);
 
 export interface CliIO {
@@ -40,6 +44,12 @@ export function main(argv: string[], io: CliIO): number {
   }
   let anyFailed = false;
   for (const file of files) {
+    if (isSkillMdDir(file)) {
+      const r = scanSkillMdFolder(file);
+      if (r.verdict === "failed" || r.verdict === "invalid") anyFailed = true;
+      io.out(json ? JSON.stringify(r) + "\n" : `${file}: ${r.verdict}\n${r.findings.map((f) => `  ${f.resource}:${f.line}  ${f.severity}  ${f.rule}  ${f.message}\n`).join("")}`);
+      continue;
+    }
     let code: string;
     try {
       code = readFileSync(file, "utf8");
