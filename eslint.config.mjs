@@ -15,6 +15,7 @@ const config = [
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
       "skills/demo/**",
       "lib/scan/corpus/**",
+      "lib/instructions/corpus/**",
     ],
   },
   {

@@ -6,7 +6,8 @@ import type { SkillDocument } from "../contracts";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { getMedia } from "../media";
-import { scanSkill, type Finding } from "../scan";
+import { auditSkillDocument, loadInstructionParsers, type AuditFinding } from "../instructions";
+import { scanSkill, verdictOf } from "../scan";
 import { findingsHash, listingFindings } from "./listing";
 
 /** A version is never left `scanning` longer than this: the sweeper queues it again. */
@@ -42,10 +43,13 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     pinned.set(pin.name, bytes.toString("utf8"));
   }
   const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
-  const { verdict, findings } = scanSkill({
-    resources: document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text })),
-    tools,
-  });
+  const resources = document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text }));
+  const code = scanSkill({ resources, tools });
+  // The instructions, Markdown and bundled scripts are audited in the same job, on the same scale.
+  await loadInstructionParsers();
+  const audit = auditSkillDocument({ instructions: document.instructions, resources, tools });
+  const findings: AuditFinding[] = [...code.findings, ...audit.findings];
+  const verdict = verdictOf(findings);
 
   const rows = findings.map(toRow);
   const hash = findingsHash(listingFindings(rows));
@@ -65,7 +69,7 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
   return { versionId, status: verdict, findings: rows.length, stored };
 }
 
-function toRow(f: Finding) {
+function toRow(f: AuditFinding) {
   return {
     ruleId: f.rule,
     severity: f.severity,
