@@ -58,7 +58,7 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     // Only the first writer moves the version out of `scanning`; others roll back their rows.
     const moved = await tx.skillVersion.updateMany({
       where: { id: versionId, status: "scanning" },
-      data: { status: verdict },
+      data: { status: verdict, asks: audit.asks, outsideScripts: audit.scripts.map((x) => x.name) },
     });
     if (moved.count === 0) return false;
     await tx.scanFinding.deleteMany({ where: { listingId } });
