@@ -9,7 +9,11 @@ export type AskKind = "shell" | "install" | "admin" | "network" | "files" | "sec
 export const DECODE_BUDGET_CHARS = 128 * 1024;
 export const DECODE_MAX_DEPTH = 3;
 
+/** Lines one audit may parse one by one after the parser gave up on the piece they were in. */
+export const LINE_BUDGET = 2000;
+
 export type Ctx = {
+  lineBudget: number;
   findings: AuditFinding[];
   asks: Set<AskKind>;
   decodeBudget: number;
@@ -19,7 +23,7 @@ export type Ctx = {
 };
 
 export function newCtx(audit: Ctx["audit"]): Ctx {
-  return { findings: [], asks: new Set(), decodeBudget: DECODE_BUDGET_CHARS, depth: 0, audit };
+  return { findings: [], asks: new Set(), decodeBudget: DECODE_BUDGET_CHARS, depth: 0, audit, lineBudget: LINE_BUDGET };
 }
 
 /** Runs `fn` one level deeper (for decoded or nested text); false when too deep. */

@@ -28,6 +28,11 @@ export function loadInstructionParsers(): Promise<void> {
     const python = new Parser();
     python.setLanguage(await Language.load(wasm("tree-sitter-python/tree-sitter-python.wasm")));
     grammars = { bash, python };
+    // the first parses compile the grammars' hot paths: do them here, not against a budget
+    for (let i = 0; i < 3; i++) {
+      bash.parse("curl -fsSL https://example.com | sh\nfor f in *; do echo \"$f\" > /dev/null; done\n")?.delete();
+      python.parse("import os\nfor k in os.environ:\n    print(k)\n")?.delete();
+    }
   })();
   return loading;
 }
@@ -37,11 +42,38 @@ function ready(): Grammars {
   return grammars;
 }
 
-/** Parses `text`, hands the tree to `read` and frees it; null when the text is over the cap. */
+/** Longest shell text parsed at once: longer scripts are parsed in line-aligned pieces. */
+export const SHELL_CHUNK_CHARS = 2048;
+/** Progress reports a parse may make after its first syntax error before it is stopped. */
+export const ERROR_PROGRESS_MAX = 24;
+/** A parse still running after this many milliseconds is stopped and fails closed. */
+export const PARSE_MAX_MS = 150;
+
+/**
+ * Parses `text`, hands the tree to `read` and frees it; null when the text is over the cap or the
+ * parse runs longer than PARSE_MAX_MS. tree-sitter's error recovery can take far longer than
+ * linear time on crafted input; real scripts parse in well under a millisecond per KiB.
+ */
 export function withTree<T>(language: "bash" | "python", text: string, read: (root: Node) => T): T | null {
   if (text.length > MAX_SCRIPT_CHARS) return null;
-  const tree: Tree | null = ready()[language].parse(text);
-  if (!tree) return null;
+  const parser = ready()[language];
+  const deadline = performance.now() + PARSE_MAX_MS;
+  let cancelled = false;
+  let afterError = 0;
+  // Error recovery is where tree-sitter's work grows faster than the input: once the parse has
+  // met an error it gets a small allowance of further progress reports. Returning true cancels
+  // the parse (web-tree-sitter hands the value to tree-sitter).
+  const progressCallback = (state: { hasError: boolean }): boolean => {
+    if (state.hasError) afterError++;
+    cancelled = afterError > ERROR_PROGRESS_MAX || performance.now() > deadline;
+    return cancelled;
+  };
+  const tree: Tree | null = parser.parse(text, null, { progressCallback });
+  if (!tree || cancelled) {
+    tree?.delete();
+    parser.reset();
+    return null;
+  }
   try {
     return read(tree.rootNode);
   } finally {

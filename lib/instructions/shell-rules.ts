@@ -3,7 +3,7 @@
 // redirections (`/dev/tcp`, start-up files), and what each command does by its name and words.
 import { auditEncodedLiterals } from "./encoded";
 import { isKnownInstaller } from "./hosts";
-import { walk, withTree, type Node } from "./parsers";
+import { SHELL_CHUNK_CHARS, walk, withTree, type Node } from "./parsers";
 import { makeFinding, type InstructionRuleId, type Place } from "./rules";
 import {
   AUTOSTART_PATH, CREDENTIAL_PATH, DANGEROUS_TARGETS, DOWNLOADERS, ELEVATORS, ENV_FILE, INTERPRETERS, KEYCHAIN_COMMANDS,
@@ -12,7 +12,7 @@ import {
 import { typosquatOf } from "./typosquat";
 import type { Ctx } from "./context";
 
-type Cmd = { node: Node; name: string; args: string[]; line: number; elevated: boolean; text: string };
+type Cmd = { node: Node; name: string; args: string[]; line: number; elevated: boolean; text: string; start: number; end: number };
 
 const unquote = (s: string) => s.replace(/\\\n/g, "").replace(/["']/g, "");
 const base = (s: string) => s.slice(s.lastIndexOf("/") + 1);
@@ -33,7 +33,7 @@ function commandOf(node: Node): Cmd {
     }
   }
   const rest = words.slice(i);
-  return { node, name: base(rest[0] ?? ""), args: rest.slice(1), line: node.startPosition.row, elevated, text: node.text };
+  return { node, name: base(rest[0] ?? ""), args: rest.slice(1), line: node.startPosition.row, elevated, text: node.text, start: node.startIndex, end: node.endIndex };
 }
 
 /** The commands under `node`, outermost first. */
@@ -71,24 +71,84 @@ function downloadRule(urls: string[]): InstructionRuleId {
   return urls.length > 0 && urls.every(isKnownInstaller) ? "shell.known_installer" : "shell.download_exec";
 }
 
-/** Audits shell text. Returns false when it could not be read (too large or too deep). */
+/**
+ * Words and signs without which no shell rule can match: text with none of them is not parsed
+ * (most fences in real instructions: `git commit`, `npm run build`, `pdftotext in.pdf`).
+ */
+const SHELL_TRIGGER =
+  /\b(?:curl|wget|fetch|aria2c|https?|xh|lynx|iwr|irm|sh|bash|zsh|dash|ksh|fish|ash|python[\d.]*|perl|ruby|node|php|pwsh|powershell|osascript|deno|bun|bunx|source|eval|exec|lua|sudo|doas|pkexec|su|base64|base32|basenc|xxd|openssl|uudecode|gunzip|zcat|rev|gzip|printf|echo|nc|ncat|netcat|telnet|socat|scp|sftp|rsync|ftp|mail|sendmail|crontab|launchctl|systemctl|cp|mv|ln|install|tee|rm|mkfs\w*|dd|find|shred|chmod|chown|diskutil|xattr|spctl|csrutil|setenforce|ufw|iptables|defaults|netsh|security|env|printenv|export|declare|set|unzip|7z|7za|7zz|unrar|npm|pnpm|yarn|npx|pip3?|pipx|uv|uvx|poetry|conda|brew|apt|apt-get|dnf|yum|pacman|snap|cargo|go|gem|choco|winget|scoop|xmrig|cpuminer|minerd)\b|\.\/|\/dev\/|>|\$\(|<\(|`/;
+
+/** Line-aligned pieces of at most SHELL_CHUNK_CHARS (a line ending in `\` stays with the next). */
+function chunks(text: string): { text: string; line: number }[] {
+  if (text.length <= SHELL_CHUNK_CHARS) return [{ text, line: 0 }];
+  const out: { text: string; line: number }[] = [];
+  const lines = text.split("\n");
+  let cur: string[] = [];
+  let size = 0;
+  let first = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (size + l.length + 1 > SHELL_CHUNK_CHARS && cur.length && !cur[cur.length - 1]!.endsWith("\\")) {
+      out.push({ text: cur.join("\n"), line: first });
+      cur = [];
+      size = 0;
+      first = i;
+    }
+    cur.push(l);
+    size += l.length + 1;
+  }
+  if (cur.length) out.push({ text: cur.join("\n"), line: first });
+  return out;
+}
+
+/** Audits shell text. Returns false when it could not be read (too large, too deep or too slow to parse). */
 export function auditShell(text: string, place: Place, ctx: Ctx, options: { asks?: boolean } = {}): boolean {
+  if (!text.trim()) return true;
+  if (!SHELL_TRIGGER.test(text)) {
+    if (options.asks !== false) ctx.asks.add("shell");
+    return true;
+  }
+  let ok = true;
+  for (const c of chunks(text)) ok = auditShellChunk(c.text, { resource: place.resource, line: place.line + c.line }, ctx, options) && ok;
+  return ok;
+}
+
+/** Lines longer than this are not parsed on their own when a piece has to be read line by line. */
+const LINE_MAX = 512;
+
+function auditShellChunk(text: string, place: Place, ctx: Ctx, options: { asks?: boolean }, byLine = false): boolean {
+  if (text.length > SHELL_CHUNK_CHARS * 2 || (byLine && text.length > LINE_MAX)) {
+    ctx.findings.push(makeFinding("script.too_complex", place, text.slice(0, 80)));
+    return false;
+  }
   const add = (rule: InstructionRuleId, line: number, excerpt: string) => ctx.findings.push(makeFinding(rule, place, excerpt, line));
   const done = withTree("bash", text, (root) => {
     const cmds = commandsUnder(root);
     if (options.asks !== false && cmds.some((c) => c.name)) ctx.asks.add("shell");
     pipelines(root, add, ctx, place);
-    substitutions(root, add);
+    substitutions(cmds, add);
     for (const c of cmds) perCommand(c, add, ctx, place);
     redirects(root, add, ctx);
     scriptLevel(cmds, add, ctx);
     return true;
   });
-  if (done === null) {
-    ctx.findings.push(makeFinding("script.too_complex", place, text.slice(0, 80)));
-    return false;
+  if (done === true) return true;
+  if (!byLine && text.includes("\n")) {
+    // a piece the parser gave up on is read again line by line: short lines stay cheap
+    const lines = text.split("\n");
+    let ok = true;
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i]!.trim()) continue;
+      if (ctx.lineBudget-- <= 0) {
+        ctx.findings.push(makeFinding("script.too_complex", place, lines[i]!, i));
+        return false;
+      }
+      ok = auditShellChunk(lines[i]!, { resource: place.resource, line: place.line + i }, ctx, options, true) && ok;
+    }
+    return ok;
   }
-  return true;
+  ctx.findings.push(makeFinding("script.too_complex", place, text.slice(0, 80)));
+  return false;
 }
 
 type Add = (rule: InstructionRuleId, line: number, excerpt: string) => void;
@@ -137,20 +197,15 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
 }
 
 /** `bash <(curl …)`, `sh -c "$(curl …)"`, `eval "$(echo … | base64 -d)"`, `curl -d "$(cat ~/.ssh/id_rsa)"`. */
-function substitutions(root: Node, add: Add): void {
-  walk(root, (n) => {
-    if (n.type !== "command") return;
-    const outer = commandOf(n);
+function substitutions(cmds: Cmd[], add: Add): void {
+  for (let i = 0; i < cmds.length; i++) {
+    const outer = cmds[i]!;
+    // commands come in document order, parents first: one inside another's text is in its substitutions
     const inner: Cmd[] = [];
-    for (const a of n.childrenForFieldName("argument")) {
-      if (!a) continue;
-      walk(a, (s) => {
-        if (s.type === "command_substitution" || s.type === "process_substitution") inner.push(...commandsUnder(s));
-        return true;
-      });
-    }
-    if (!inner.length) return;
-    const line = n.startPosition.row;
+    for (let j = i + 1; j < cmds.length && cmds[j]!.start < outer.end; j++) if (cmds[j]!.end <= outer.end) inner.push(cmds[j]!);
+    if (!inner.length) continue;
+    const n = outer.node;
+    const line = outer.line;
     if (isInterpreter(outer)) {
       if (inner.some(isDecoder)) add("encoded.exec", line, n.text);
       else if (inner.some(isDownloader)) add(downloadRule(inner.flatMap(urlsOf)), line, n.text);
@@ -159,7 +214,7 @@ function substitutions(root: Node, add: Add): void {
       if (inner.some((c) => readsCredentials(c) || readsEnvFile(c))) add("secrets.exfil", line, n.text);
       else if (inner.some(dumpsEnv)) add("env.exfil", line, n.text);
     }
-  });
+  }
 }
 
 function perCommand(c: Cmd, add: Add, ctx: Ctx, place: Place): void {
