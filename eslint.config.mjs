@@ -18,6 +18,7 @@ const config = [
       // Skill code is data for the scanner, not project code (some of it is deliberately unsafe).
       "scripts/demo/skills/**",
       "lib/scan/corpus/**",
+      "lib/instructions/corpus/**",
     ],
   },
   {

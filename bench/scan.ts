@@ -145,3 +145,26 @@ function main() {
 }
 
 main();
+/** The instruction audit of 64 KiB of instructions (issue 20: ≤ 20 ms p50 on top of the tool scan). */
+async function instructionsBench() {
+  const { auditInstructions, loadInstructionParsers } = await import("../lib/instructions");
+  const { benignInstructions } = await import("./adversarial-cases");
+  await loadInstructionParsers();
+  const codeHeavy = benignInstructions();
+  const prose = "Write short sentences and keep one idea per paragraph; check the numbers before you answer.\n\n";
+  const fence = "```bash\nnpm run build && npm test\n```\n\n";
+  let typical = "";
+  for (let i = 0; typical.length < 64 * 1024; i++) typical += i % 8 === 7 ? fence : prose;
+  typical = typical.slice(0, 64 * 1024);
+  for (const [name, text] of [["typical (prose, some fences)", typical], ["code-heavy (benign corpus)", codeHeavy]] as const) {
+    const ms: number[] = [];
+    for (let r = 0; r < WARMUP_ROUNDS + ROUNDS; r++) {
+      const t0 = performance.now();
+      auditInstructions({ instructions: text, resources: [] });
+      if (r >= WARMUP_ROUNDS) ms.push(performance.now() - t0);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`instructions 64 KiB ${name}: p50 ${pct(ms, 0.5).toFixed(2)} ms  p99 ${pct(ms, 0.99).toFixed(2)} ms  (target p50 ≤ 20 ms)`);
+  }
+}
+await instructionsBench();

@@ -50,6 +50,22 @@ export function DiffView({ diff, grantTools }: { diff: CapabilityDiff; grantTool
           </li>
         </Group>
       ) : null}
+      {diff.asksAdded.length ? (
+        <Group title="Its instructions now also ask your agent to" tone="wider">
+          {diff.asksAdded.map((a) => (
+            <li key={a}>{a}</li>
+          ))}
+        </Group>
+      ) : null}
+      {diff.scriptsAdded.length ? (
+        <Group title="New scripts that would run on your own machine, outside the sandbox" tone="wider">
+          {diff.scriptsAdded.map((n) => (
+            <li key={n}>
+              <code>{n}</code>
+            </li>
+          ))}
+        </Group>
+      ) : null}
       {diff.kindsAdded.length ? (
         <Group title="Kinds added" tone="wider">
           {diff.kindsAdded.map((k) => (

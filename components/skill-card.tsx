@@ -3,10 +3,11 @@
 // each tool may reach on the network (ADR-060 "The person sees it").
 import Link from "next/link";
 import type { SkillCardData } from "@/lib/registry/search";
-import { SANDBOX_LINE } from "@/lib/registry/plain-words";
+import { SANDBOX_LINE, asksLine } from "@/lib/registry/plain-words";
 import styles from "./skill-card.module.css";
 import badges from "./badges.module.css";
 import { NetBadge } from "./net-badge";
+import { OutsideScriptsLine } from "./outside-scripts";
 
 const STATUS: Record<SkillCardData["status"], { words: string; tone: string | undefined }> = {
   passed: { words: "Scan passed", tone: badges.good },
@@ -59,9 +60,15 @@ export function SkillCard({ skill, headingLevel = 3 }: { skill: SkillCardData; h
             ))}
           </ul>
         </div>
-      ) : (
+      ) : skill.asks.length || skill.outsideScripts.length ? null : (
         <p className={styles.promptLine}>Instructions only: no code runs.</p>
       )}
+      {skill.asks.length ? (
+        <p className={styles.promptLine} data-testid="asks">
+          {asksLine(skill.asks)}
+        </p>
+      ) : null}
+      <OutsideScriptsLine names={skill.outsideScripts} className={styles.promptLine} />
       <p className={styles.meta}>
         <span>
           by <Link href={`/authors/${skill.author.handle}`}>@{skill.author.handle}</Link>

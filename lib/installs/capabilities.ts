@@ -4,7 +4,7 @@
 import { MEM_BYTES_DEFAULT, NET_DEFAULT, WALL_MS_DEFAULT } from "../contracts/limits";
 import type { NetPolicy, SkillDocument } from "../contracts/types";
 import { compareSemver } from "../registry/semver";
-import { describeLimits, NET_RANK, NET_WORDS, SANDBOX_LINE } from "../registry/plain-words";
+import { describeLimits, NET_RANK, NET_WORDS, newAsks, SANDBOX_LINE } from "../registry/plain-words";
 
 export type ToolCapability = {
   name: string;
@@ -24,7 +24,15 @@ export type Capabilities = {
   tools: ToolCapability[];
   /** The widest network any tool asks for. */
   widestNet: NetPolicy;
+  /** What the instructions ask the agent to do, in plain words (the instruction audit). */
+  asks: string[];
+  /** Bundled scripts the instructions would run on the person's machine, outside the sandbox. */
+  outsideScripts: string[];
 };
+
+/** What the scan job's instruction audit stored for a version. */
+export type InstructionAsks = { asks: string[]; outsideScripts: string[] };
+const NO_ASKS: InstructionAsks = { asks: [], outsideScripts: [] };
 
 /** Plain words for the approval kinds a skill can declare; unknown kinds are shown by code. */
 export const KIND_WORDS: Record<string, string> = {
@@ -37,7 +45,7 @@ export function kindWords(kind: string): string {
   return KIND_WORDS[kind] ?? kind;
 }
 
-export function capabilitiesOf(document: SkillDocument): Capabilities {
+export function capabilitiesOf(document: SkillDocument, audit: InstructionAsks = NO_ASKS): Capabilities {
   const runs = document.contract === "actor.skill@2" ? document.runs : "prompt";
   const rawTools = document.contract === "actor.skill@2" && runs === "sandbox" ? (document.tools ?? []) : [];
   const tools = rawTools.map((t): ToolCapability => {
@@ -64,6 +72,8 @@ export function capabilitiesOf(document: SkillDocument): Capabilities {
     kinds: (document.requires?.kinds ?? []).map((kind) => ({ kind, words: kindWords(kind) })),
     tools,
     widestNet,
+    asks: audit.asks,
+    outsideScripts: audit.outsideScripts,
   };
 }
 
@@ -83,6 +93,10 @@ export type CapabilityDiff = {
   netNarrowed: NetChange[];
   limitsRaised: LimitChange[];
   limitsLowered: LimitChange[];
+  /** What the new version's instructions ask the agent to do that the installed one's did not. */
+  asksAdded: string[];
+  /** Bundled scripts outside the sandbox that the installed version did not have. */
+  scriptsAdded: string[];
   /** Tools present in both whose code (the entry's text) changed. */
   codeChanged: string[];
   /** True when the new version may do anything the installed one could not. */
@@ -96,9 +110,13 @@ function entryText(document: SkillDocument, entry: string): string | undefined {
 }
 
 /** What installing `next` changes for someone who has `installed`. */
-export function diffCapabilities(installed: SkillDocument, next: SkillDocument): CapabilityDiff {
-  const a = capabilitiesOf(installed);
-  const b = capabilitiesOf(next);
+export function diffCapabilities(
+  installed: SkillDocument,
+  next: SkillDocument,
+  audits: { installed?: InstructionAsks; next?: InstructionAsks } = {},
+): CapabilityDiff {
+  const a = capabilitiesOf(installed, audits.installed);
+  const b = capabilitiesOf(next, audits.next);
   const order = compareSemver(next.version, installed.version);
   const kindsA = new Set(a.kinds.map((k) => k.kind));
   const kindsB = new Set(b.kinds.map((k) => k.kind));
@@ -140,6 +158,8 @@ export function diffCapabilities(installed: SkillDocument, next: SkillDocument):
     netNarrowed,
     limitsRaised,
     limitsLowered,
+    asksAdded: newAsks(a.asks, b.asks),
+    scriptsAdded: newAsks(a.outsideScripts, b.outsideScripts),
     codeChanged,
   } satisfies Omit<CapabilityDiff, "widens" | "unchanged">;
   const widens =
@@ -147,6 +167,8 @@ export function diffCapabilities(installed: SkillDocument, next: SkillDocument):
     diff.toolsAdded.length > 0 ||
     netWidened.length > 0 ||
     limitsRaised.length > 0 ||
+    diff.asksAdded.length > 0 ||
+    diff.scriptsAdded.length > 0 ||
     diff.runsChanged?.to === "sandbox";
   const unchanged =
     !widens &&

@@ -92,7 +92,7 @@ export async function installPlan(p: { slug: string; version: string; userId: st
   if (p.userId) {
     const mine = await db.install.findUnique({
       where: { userId_skillId: { userId: p.userId, skillId: row.skillId } },
-      include: { version: { select: { id: true, version: true, document: true } } },
+      include: { version: { select: { id: true, version: true, document: true, asks: true, outsideScripts: true } } },
     });
     if (mine) {
       const grants = await db.approvalGrant.findMany({
@@ -112,7 +112,10 @@ export async function installPlan(p: { slug: string; version: string; userId: st
         grantTools: [...new Set(grants.map((g) => g.tool))],
       };
       if (!installed.sameVersion) {
-        diff = diffCapabilities(mine.version.document as unknown as SkillDocument, document);
+        diff = diffCapabilities(mine.version.document as unknown as SkillDocument, document, {
+          installed: mine.version,
+          next: row,
+        });
       }
     }
   }
@@ -129,7 +132,7 @@ export async function installPlan(p: { slug: string; version: string; userId: st
       publishedAt: row.publishedAt.toISOString(),
       retiredAt: row.retiredAt?.toISOString() ?? null,
     },
-    capabilities: capabilitiesOf(document),
+    capabilities: capabilitiesOf(document, row),
     findings: (row.listing?.findings ?? []).map((f) => ({
       rule: f.ruleId,
       severity: f.severity,

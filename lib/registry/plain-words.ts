@@ -17,3 +17,23 @@ export function describeLimits(limits: { wall_ms: number; mem_bytes: number }): 
   const mib = Math.round(limits.mem_bytes / (1024 * 1024));
   return `up to ${seconds % 1 === 0 ? seconds : seconds.toFixed(1)} s and ${mib} MiB per run`;
 }
+
+/** "Asks your agent to: run shell commands · …" for what a skill's instructions ask (instruction audit). */
+export function asksLine(asks: readonly string[]): string | null {
+  return asks.length ? `Asks your agent to: ${asks.join(" · ")}` : null;
+}
+
+/** The sentence around the names of scripts that run outside the sandbox: before, between, after. */
+export function outsideScriptsWords(names: readonly string[]): { before: string; after: string } | null {
+  if (!names.length) return null;
+  return {
+    before: "Its instructions ask your agent to run ",
+    after: ` on your own machine. OpenVibe does not run or sandbox ${names.length === 1 ? "it" : "them"}.`,
+  };
+}
+
+/** What a newer version asks for that the older one did not ("asks for more" in an upgrade). */
+export function newAsks(from: readonly string[], to: readonly string[]): string[] {
+  const had = new Set(from);
+  return to.filter((a) => !had.has(a));
+}

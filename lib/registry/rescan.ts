@@ -75,7 +75,7 @@ export async function rescanVersion(versionId: string): Promise<RescanOutcome | 
   });
   if (!version?.listing || version.status === "scanning" || version.scannerVersion === SCANNER_VERSION) return null;
   const from = version.status as Verdict;
-  const { verdict: to, rows, hash } = await scanStoredVersion(version);
+  const { verdict: to, rows, hash, asks, outsideScripts } = await scanStoredVersion(version);
   const before = new Set(version.listing.findings.map((f) => f.ruleId));
   const worse = isWorse(from, to, before, rows);
   const listingId = version.listing.id;
@@ -85,7 +85,7 @@ export async function rescanVersion(versionId: string): Promise<RescanOutcome | 
     // Conditional on what was read: a second worker, or a scan in between, leaves it alone.
     const moved = await tx.skillVersion.updateMany({
       where: { id: versionId, status: from, scannerVersion: version.scannerVersion },
-      data: { status: to, scannerVersion: SCANNER_VERSION },
+      data: { status: to, scannerVersion: SCANNER_VERSION, asks, outsideScripts },
     });
     if (moved.count === 0) return false;
     if (hash !== version.listing!.findingsHash) {

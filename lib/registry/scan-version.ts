@@ -6,7 +6,8 @@ import type { SkillDocument } from "../contracts";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { getMedia } from "../media";
-import { SCANNER_VERSION, scanSkill, type Finding } from "../scan";
+import { auditSkillDocument, loadInstructionParsers, type AuditFinding } from "../instructions";
+import { SCANNER_VERSION, scanSkill, verdictOf } from "../scan";
 import { findingsHash, listingFindings } from "./listing";
 
 /** A version is never left `scanning` longer than this: the sweeper queues it again. */
@@ -32,13 +33,13 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     return { versionId, status: version.status, findings: count, stored: false };
   }
 
-  const { verdict, rows, hash } = await scanStoredVersion(version);
+  const { verdict, rows, hash, asks, outsideScripts } = await scanStoredVersion(version);
   const listingId = version.listing.id;
   const stored = await db.$transaction(async (tx) => {
     // Only the first writer moves the version out of `scanning`; others roll back their rows.
     const moved = await tx.skillVersion.updateMany({
       where: { id: versionId, status: "scanning" },
-      data: { status: verdict, scannerVersion: SCANNER_VERSION },
+      data: { status: verdict, scannerVersion: SCANNER_VERSION, asks, outsideScripts },
     });
     if (moved.count === 0) return false;
     await tx.scanFinding.deleteMany({ where: { listingId } });
@@ -55,7 +56,10 @@ type StoredVersion = {
 };
 export type FindingRow = ReturnType<typeof toRow>;
 
-/** Scans a stored version's pinned code with the current scanner: verdict, finding rows, hash. */
+/**
+ * Scans a stored version's pinned code and audits its instructions, Markdown and bundled scripts
+ * with the current scanner, on one scale: verdict, finding rows, hash, and what it asks for.
+ */
 export async function scanStoredVersion(version: StoredVersion) {
   const document = version.document as SkillDocument;
   const pinned = new Map<string, string>();
@@ -67,15 +71,22 @@ export async function scanStoredVersion(version: StoredVersion) {
     pinned.set(pin.name, bytes.toString("utf8"));
   }
   const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
-  const { verdict, findings } = scanSkill({
-    resources: document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text })),
-    tools,
-  });
+  const resources = document.resources.map((r) => ({ ...r, text: pinned.get(r.name) ?? r.text }));
+  const code = scanSkill({ resources, tools });
+  await loadInstructionParsers();
+  const audit = auditSkillDocument({ instructions: document.instructions, resources, tools });
+  const findings: AuditFinding[] = [...code.findings, ...audit.findings];
   const rows = findings.map(toRow);
-  return { verdict, rows, hash: findingsHash(listingFindings(rows)) };
+  return {
+    verdict: verdictOf(findings),
+    rows,
+    hash: findingsHash(listingFindings(rows)),
+    asks: audit.asks,
+    outsideScripts: audit.scripts.map((x) => x.name),
+  };
 }
 
-function toRow(f: Finding) {
+function toRow(f: AuditFinding) {
   return {
     ruleId: f.rule,
     severity: f.severity,

@@ -20,6 +20,10 @@ export type SkillCardData = {
   status: "scanning" | "passed" | "flagged" | "failed";
   runs: "prompt" | "sandbox";
   tools: CardTool[];
+  /** What the instructions ask the agent to do, in plain words (instruction audit). */
+  asks: string[];
+  /** Bundled scripts the instructions would run on the person's machine, outside the sandbox. */
+  outsideScripts: string[];
   publishedAt: string;
 };
 
@@ -47,6 +51,8 @@ type Row = {
   status: SkillCardData["status"];
   runs: SkillCardData["runs"];
   tools: unknown;
+  asks: string[] | null;
+  outsideScripts: string[] | null;
   publishedAt: Date;
 };
 
@@ -111,7 +117,7 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
            coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
                      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
                                                     THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
-           v."publishedAt", ${rank} AS rank
+           v.asks, v."outsideScripts", v."publishedAt", ${rank} AS rank
     FROM "SkillVersion" v
     JOIN "Skill" s ON s.id = v."skillId"
     JOIN "User" u ON u.id = s."ownerId"
@@ -156,6 +162,8 @@ function toCard(r: Row): SkillCardData {
     status: r.status,
     runs: r.runs,
     tools: Array.isArray(r.tools) ? (r.tools as CardTool[]) : [],
+    asks: r.asks ?? [],
+    outsideScripts: r.outsideScripts ?? [],
     publishedAt: r.publishedAt.toISOString(),
   };
 }

@@ -77,6 +77,10 @@ export type SkillPageData = {
     isLatest: boolean;
     /** Published from an Agent Skills folder (its SKILL.md kept as a resource). */
     importedFromSkillMd: boolean;
+    /** What the instructions ask the agent to do, in plain words (instruction audit). */
+    asks: string[];
+    /** Bundled scripts the instructions would run outside the sandbox, each with its findings. */
+    outsideScripts: { name: string; findings: FindingView[] }[];
   };
   sandboxLine: string | null;
   tools: ToolView[];
@@ -130,6 +134,8 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       instructionsHtml: true,
       resourcesHtml: true,
       document: true,
+      asks: true,
+      outsideScripts: true,
       listing: {
         select: {
           scannedAt: true,
@@ -146,6 +152,16 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
   const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
   const pins = new Map((row.listing?.code ?? []).map((c) => [c.name, c]));
   const resourcesHtml = (row.resourcesHtml ?? {}) as Record<string, string>;
+  const findings: FindingView[] = (row.listing?.findings ?? []).map((f) => ({
+    rule: f.ruleId,
+    severity: f.severity,
+    tool: f.tool,
+    resource: f.resource,
+    line: f.line,
+    column: f.column,
+    excerpt: f.excerpt,
+    message: f.message,
+  }));
 
   return {
     slug: skill.slug,
@@ -166,6 +182,8 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       kinds: document.requires?.kinds ?? [],
       isLatest: latest?.id === chosen.id,
       importedFromSkillMd: isImportedFromSkillMd(document),
+      asks: row.asks,
+      outsideScripts: row.outsideScripts.map((name) => ({ name, findings: findings.filter((f) => f.resource === name) })),
     },
     sandboxLine: row.runs === "sandbox" ? SANDBOX_LINE : null,
     tools: tools.map(toolView),
@@ -181,16 +199,7 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
         pin: pin ? { mediaId: pin.mediaId, sha256: pin.sha256, matches: sha256Hex(Buffer.from(r.text, "utf8")) === pin.sha256 } : null,
       };
     }),
-    findings: (row.listing?.findings ?? []).map((f) => ({
-      rule: f.ruleId,
-      severity: f.severity,
-      tool: f.tool,
-      resource: f.resource,
-      line: f.line,
-      column: f.column,
-      excerpt: f.excerpt,
-      message: f.message,
-    })),
+    findings,
     scannedAt: row.listing?.scannedAt?.toISOString() ?? null,
     log: await logStatusOf(chosen.id),
   };

@@ -4,10 +4,12 @@
 // when any failed or broke the contract, 2 on a usage error.
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { loadBundle } from "../contracts";
+import { auditSkillDocument, isSkillMdDir, loadInstructionParsers, scanSkillMdFolder, type AuditFinding } from "../instructions";
 import { scanFolder, type FolderReport } from "./folder";
-import { scanCode, verdictOf, type Finding, type Net } from "./index";
+import { scanCode, verdictOf, type Net } from "./index";
 
-const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE|DIR...";
+const USAGE = "usage: openvibe-scan [--net deny|openvibe-only|public] [--json] FILE|DIR|SKILL.md-DIR...";
 const NETS = new Set<Net>(["deny", "openvibe-only", "public"]);
 
 export interface CliIO {
@@ -42,12 +44,19 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 2;
   }
   let anyFailed = false;
+  await loadInstructionParsers();
   for (const arg of paths) {
-    let report: FolderReport;
+    if (isSkillMdDir(arg) && !isSkillJsonDir(arg)) {
+      const r = scanSkillMdFolder(arg);
+      if (r.verdict === "failed" || r.verdict === "invalid") anyFailed = true;
+      io.out(json ? JSON.stringify(r) + "\n" : `${arg}: ${r.verdict}\n${findingLines(r.findings, "  ", true)}`);
+      continue;
+    }
+    let report: Report;
     let folder = false;
     try {
       folder = statSync(arg).isDirectory();
-      report = folder ? { ...(await scanFolder(arg)), file: arg } : scanOneFile(arg, net);
+      report = folder ? { ...(await scanSkillFolder(arg)), file: arg } : scanOneFile(arg, net);
     } catch (e) {
       io.err(`openvibe-scan: cannot read ${arg}: ${(e as NodeJS.ErrnoException).code ?? String(e)}\n`);
       return 2;
@@ -60,6 +69,29 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     } else io.out(describe(report, folder));
   }
   return anyFailed ? 1 : 0;
+}
+
+function isSkillJsonDir(dir: string): boolean {
+  try {
+    return statSync(path.join(dir, "skill.json")).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** What the CLI prints for one argument: the scanner's report, with the instruction audit's findings. */
+type Report = Omit<FolderReport, "findings"> & { findings: AuditFinding[] };
+
+/** A skill.json folder: the code scan, plus the instruction audit the publish scan job also runs. */
+async function scanSkillFolder(dir: string): Promise<Report> {
+  const report = await scanFolder(dir);
+  const bundle = report.verdict === "invalid" ? null : await loadBundle(dir);
+  if (!bundle?.ok) return report;
+  const doc = bundle.document;
+  const tools = doc.contract === "actor.skill@2" && doc.runs === "sandbox" ? (doc.tools ?? []) : [];
+  const audit = auditSkillDocument({ instructions: doc.instructions, resources: doc.resources, tools });
+  const findings = [...report.findings, ...audit.findings];
+  return { ...report, verdict: verdictOf(findings), findings };
 }
 
 /** A single code file, as the one tool of its own name under `--net`. */
@@ -78,7 +110,7 @@ function scanOneFile(file: string, net: Net): FolderReport {
   };
 }
 
-function describe(r: FolderReport, folder: boolean): string {
+function describe(r: Report, folder: boolean): string {
   let s = `${r.file}: ${r.verdict}\n`;
   if (r.errors) {
     for (const e of r.errors) s += `  ${(e.path || "/").padEnd(24)} ${e.code}: ${e.message}\n`;
@@ -96,7 +128,7 @@ function describe(r: FolderReport, folder: boolean): string {
   return s;
 }
 
-function findingLines(findings: Finding[], indent: string, withResource: boolean): string {
+function findingLines(findings: readonly AuditFinding[], indent: string, withResource: boolean): string {
   let s = "";
   for (const f of findings) {
     const where = withResource ? `${f.resource}:${f.line}:${f.column}` : `${f.line}:${f.column}`;

@@ -96,7 +96,7 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-export function verdictOf(findings: readonly Finding[]): Verdict {
+export function verdictOf(findings: readonly Pick<Finding, "severity">[]): Verdict {
   let flagged = false;
   for (const f of findings) {
     if (f.severity === "fail") return "failed";

@@ -5,8 +5,10 @@ import Link from "next/link";
 import { FindingsList, lineAnchor } from "@/components/findings-list";
 import { Markdown } from "@/components/markdown";
 import { NetBadge } from "@/components/net-badge";
+import { OutsideScriptsLine } from "@/components/outside-scripts";
 import { installsWords, ScanBadge, TrustBadge } from "@/components/skill-card";
 import { RATE_PER_SECOND_MICROS, formatMicros } from "@/lib/billing/rates";
+import { asksLine } from "@/lib/registry/plain-words";
 import type { ResourceView, SkillPageData, ToolView } from "@/lib/registry/skill-page";
 import { LogLine } from "./log-line";
 import styles from "./skill-view.module.css";
@@ -102,7 +104,25 @@ export function SkillView({ data }: { data: SkillPageData }) {
       ) : (
         <section className="panel" aria-labelledby="runs-title">
           <h2 id="runs-title">Instructions only</h2>
-          <p>This skill is a document for your agent to read. It carries no code, so nothing of it runs anywhere.</p>
+          {v.outsideScripts.length ? (
+            <p>This skill is a document for your agent to read. OpenVibe runs none of it.</p>
+          ) : (
+            <p>This skill is a document for your agent to read. It carries no code, so nothing of it runs anywhere.</p>
+          )}
+          {v.asks.length ? <p data-testid="asks">{asksLine(v.asks)}</p> : null}
+          <OutsideScriptsLine names={v.outsideScripts.map((x) => x.name)} />
+          {v.outsideScripts.length ? (
+            <ul aria-label="Scripts that run outside the sandbox">
+              {v.outsideScripts.map((x) => (
+                <li key={x.name}>
+                  <code>{x.name}</code>:{" "}
+                  {x.findings.length
+                    ? x.findings.map((f) => `${f.severity === "fail" ? "not allowed" : "flagged"} (line ${f.line}): ${f.message}`).join("; ")
+                    : "the audit found nothing that needs your attention"}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {v.importedFromSkillMd ? <p className={styles.note}>Imported from SKILL.md (an Agent Skills folder).</p> : null}
           <p>
             <a

