@@ -1,8 +1,12 @@
-// Browse and search: each skill once, as its latest non-retired version (highest semver), matched
-// with PostgreSQL full text (websearch_to_tsquery over the generated, GIN-indexed `searchVector`,
-// ranked by ts_rank_cd), filtered, sorted and paged in one SQL statement.
+// Browse and search: each skill once, as its latest live version, read from "SkillLatest" (one row
+// per skill, kept by triggers: migration 20261202140000_search_latest). Words are matched with
+// websearch_to_tsquery over its GIN-indexed vectors and ranked by the field they match in — the
+// name, then the summary, then the instructions (the A > B > C weights) — then by installs and
+// publish time. Every order is served by an index walk that stops at the page, with a keyset
+// cursor (`after`) so deep pages cost what the first one does.
 import "server-only";
 import { db, Prisma } from "../db";
+import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
 
@@ -31,6 +35,8 @@ export type SearchResult = {
   /** True when more than COUNT_CAP skills match (total is then COUNT_CAP). */
   totalCapped: boolean;
   pages: number;
+  /** The keyset position after the last skill shown; null on the last page. */
+  next: BrowseCursor | null;
 };
 
 export const COUNT_CAP = 1000;
@@ -48,9 +54,10 @@ type Row = {
   runs: SkillCardData["runs"];
   tools: unknown;
   publishedAt: Date;
+  tier: number;
 };
 
-const STATUSES: Record<BrowseQuery["status"], string[]> = {
+const STATUSES: Record<BrowseQuery["status"], SkillCardData["status"][]> = {
   installable: ["passed", "flagged"],
   passed: ["passed"],
   flagged: ["flagged"],
@@ -58,17 +65,6 @@ const STATUSES: Record<BrowseQuery["status"], string[]> = {
   scanning: ["scanning"],
   all: ["scanning", "passed", "flagged", "failed"],
 };
-
-// `v` is the latest live version of its skill when no other live version of the same skill has a
-// higher precedence: served by the (skillId, semver) index, one probe per candidate. A release
-// outranks its pre-releases; two pre-releases of one x.y.z compare as text (semver's numeric
-// identifiers, e.g. rc.10 vs rc.9, are the one case where this differs from compareSemver).
-const IS_LATEST = Prisma.sql`NOT EXISTS (
-  SELECT 1 FROM "SkillVersion" n
-  WHERE n."skillId" = v."skillId" AND n."retiredAt" IS NULL AND n.id <> v.id
-    AND (n."semverMajor", n."semverMinor", n."semverPatch", (n.prerelease IS NULL), coalesce(n.prerelease, ''))
-      > (v."semverMajor", v."semverMinor", v."semverPatch", (v.prerelease IS NULL), coalesce(v.prerelease, ''))
-)`;
 
 export type SearchScope = {
   /** Only this author's skills (author pages). */
@@ -78,70 +74,122 @@ export type SearchScope = {
   countCap?: number;
 };
 
-export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
+/** The SQL of one search: exported so the browse bench can EXPLAIN exactly what the pages run. */
+export type SearchSql = { page: Prisma.Sql; count: Prisma.Sql; pageSize: number };
+
+export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
-  const where: Prisma.Sql[] = [Prisma.sql`v."retiredAt" IS NULL`, IS_LATEST];
-  // Compared as the enum types, not as text: the planner then estimates rows from the columns'
-  // statistics and picks plans that stop early under LIMIT.
-  where.push(Prisma.sql`v.status = ANY(${STATUSES[query.status]}::"VersionStatus"[])`);
-  if (tsquery) where.push(Prisma.sql`v."searchVector" @@ ${tsquery}`);
-  if (query.runs) where.push(Prisma.sql`v.runs = ${query.runs}::"SkillRuns"`);
-  if (query.trust) where.push(Prisma.sql`s.trust = ${query.trust}::"SkillTrust"`);
-  // `netReach` is generated from the document (migration 20261130080000_browse_net_reach).
-  if (query.net) where.push(Prisma.sql`v."netReach" = ${query.net}`);
-  if (scope.ownerId) where.push(Prisma.sql`s."ownerId" = ${scope.ownerId}`);
+  const filters = filtersOf(query, scope);
+  const after = query.after;
+  // With a cursor the page starts after it; without one, at its page number's offset.
+  const offset = after ? 0 : (query.page - 1) * pageSize;
+  const take = pageSize + 1; // one more than shown: whether there is a next page
+  const newest = query.sort === "newest";
+  const order = newest ? NEWEST : INSTALLS;
 
-  const rank = tsquery ? Prisma.sql`ts_rank_cd(v."searchVector", ${tsquery})` : Prisma.sql`0`;
-  const order =
-    query.sort === "newest"
-      ? Prisma.sql`v."publishedAt" DESC, s.slug`
-      : query.sort === "installs"
-        ? Prisma.sql`s."installsCount" DESC, s.slug`
-        : tsquery
-          ? Prisma.sql`rank DESC, s."installsCount" DESC, s.slug`
-          : // Relevance without words: what most people install, newest first among equals.
-            Prisma.sql`s."installsCount" DESC, v."publishedAt" DESC, s.slug`;
+  let branches: Prisma.Sql[];
+  if (tsquery && query.sort === "relevance") {
+    // A name match outranks a summary match, which outranks an instructions match: one index walk
+    // per field, each stopping at the page, so ranking never visits every skill the words match.
+    const all = Prisma.sql`l."searchVector" @@ ${tsquery}`;
+    const name = Prisma.sql`l."nameVector" @@ ${tsquery}`;
+    const head = Prisma.sql`l."headVector" @@ ${tsquery}`;
+    const tiers: [number, Prisma.Sql][] = [
+      [3, Prisma.sql`${name} AND ${all}`],
+      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}`],
+      [1, Prisma.sql`${all} AND NOT (${head})`],
+    ];
+    branches = tiers
+      .filter(([tier]) => !after || tier <= after.tier)
+      .map(([tier, match]) => {
+        const keyset = after && tier === after.tier ? [keysetAfter(after, false)] : [];
+        return branch(tier, [...filters, match, ...keyset], order, offset + take);
+      });
+  } else {
+    const match = tsquery ? [Prisma.sql`l."searchVector" @@ ${tsquery}`] : [];
+    const keyset = after ? [keysetAfter(after, newest)] : [];
+    branches = [branch(0, [...filters, ...match, ...keyset], order, offset + take)];
+  }
 
+  const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
+  const page = branches.length
+    ? Prisma.sql`
+    SELECT r.*, u.handle, u.name AS "authorName"
+    FROM (SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) r
+    JOIN "User" u ON u.id = r."ownerId"
+    ORDER BY ${outer}`
+    : Prisma.sql`SELECT NULL WHERE false`;
+
+  const count = Prisma.sql`
+    SELECT count(*) AS total FROM (
+      SELECT 1 FROM "SkillLatest" l
+      WHERE ${Prisma.join([...filters, ...(tsquery ? [Prisma.sql`l."searchVector" @@ ${tsquery}`] : [])], " AND ")}
+      LIMIT ${(scope.countCap ?? COUNT_CAP) + 1}
+    ) matched`;
+  return { page, count, pageSize };
+}
+
+export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
+  const sql = searchSql(query, scope);
+  const cap = scope.countCap ?? COUNT_CAP;
   // The page and a capped count, side by side on two connections: the count is a separate query
-  // because count(*) OVER () would make the page visit every match (measured slower).
-  const pageQuery = db.$queryRaw<Row[]>`
-    SELECT s.slug, v.version, v.name, v.summary, u.handle, u.name AS "authorName", s.trust,
-           s."installsCount", v.status, v.runs,
-           coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
-                     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
-                                                    THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
-           v."publishedAt", ${rank} AS rank
-    FROM "SkillVersion" v
-    JOIN "Skill" s ON s.id = v."skillId"
-    JOIN "User" u ON u.id = s."ownerId"
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY ${order}
-    LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`;
-
-  const [rows, counted] = await Promise.all([pageQuery, countMatches(where, scope.countCap ?? COUNT_CAP)]);
+  // because count(*) OVER () would make the page visit every match.
+  const [rows, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
+  const total = Number(counted[0]?.total ?? 0);
+  const shown = rows.slice(0, sql.pageSize);
+  const last = shown.at(-1);
   return {
     query,
-    skills: rows.map(toCard),
-    total: counted.count,
-    totalCapped: counted.capped,
-    pages: Math.max(1, Math.ceil(counted.count / pageSize)),
+    skills: shown.map(toCard),
+    total: Math.min(total, cap),
+    totalCapped: total > cap,
+    pages: Math.max(1, Math.ceil(Math.min(total, cap) / sql.pageSize)),
+    next:
+      rows.length > sql.pageSize && last
+        ? { tier: Number(last.tier), installs: last.installsCount, publishedAt: last.publishedAt.getTime(), slug: last.slug }
+        : null,
   };
 }
 
-/**
- * How many skills match, counted up to COUNT_CAP: past that the page says "more than", and the
- * count stays as cheap as the page itself instead of visiting every skill in the catalogue.
- */
-async function countMatches(where: Prisma.Sql[], cap: number): Promise<{ count: number; capped: boolean }> {
-  const [row] = await db.$queryRaw<{ total: bigint }[]>`
-    SELECT count(*) AS total FROM (
-      SELECT 1 FROM "SkillVersion" v JOIN "Skill" s ON s.id = v."skillId"
-      WHERE ${Prisma.join(where, " AND ")}
-      LIMIT ${cap + 1}
-    ) matched`;
-  const count = Number(row?.total ?? 0);
-  return count > cap ? { count: cap, capped: true } : { count, capped: false };
+/** The URL value of a result's next-page cursor. */
+export function nextCursorParam(result: SearchResult): string | null {
+  return result.next ? encodeCursor(result.next) : null;
+}
+
+// The two keyset orders; each has an index per selective filter (status, trust, net, owner).
+const INSTALLS = Prisma.sql`l."installsCount" DESC, l."publishedAt" DESC, l.slug DESC`;
+const NEWEST = Prisma.sql`l."publishedAt" DESC, l.slug DESC`;
+
+function filtersOf(query: BrowseQuery, scope: SearchScope): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  const statuses = STATUSES[query.status];
+  // One status is an equality, so the (status, sort key) indexes serve it; all four is no filter.
+  if (statuses.length === 1) where.push(Prisma.sql`l.status = ${statuses[0]}::"VersionStatus"`);
+  else if (statuses.length < 4) where.push(Prisma.sql`l.status = ANY(${statuses}::"VersionStatus"[])`);
+  if (query.runs) where.push(Prisma.sql`l.runs = ${query.runs}::"SkillRuns"`);
+  if (query.trust) where.push(Prisma.sql`l.trust = ${query.trust}::"SkillTrust"`);
+  if (query.net) where.push(Prisma.sql`l."netReach" = ${query.net}`);
+  if (scope.ownerId) where.push(Prisma.sql`l."ownerId" = ${scope.ownerId}`);
+  if (where.length === 0) where.push(Prisma.sql`true`);
+  return where;
+}
+
+// A row comparison in the index's own order, so the walk starts at the cursor instead of before it.
+function keysetAfter(c: BrowseCursor, newest: boolean): Prisma.Sql {
+  const at = Prisma.sql`${new Date(c.publishedAt).toISOString()}::timestamp(3)`;
+  return newest
+    ? Prisma.sql`(l."publishedAt", l.slug) < (${at}, ${c.slug}::text)`
+    : Prisma.sql`(l."installsCount", l."publishedAt", l.slug) < (${c.installs}::int, ${at}, ${c.slug}::text)`;
+}
+
+function branch(tier: number, where: Prisma.Sql[], order: Prisma.Sql, limit: number): Prisma.Sql {
+  return Prisma.sql`(SELECT l.slug, l.version, l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status,
+           l.runs, l.tools, l."publishedAt", ${tier}::int AS tier
+    FROM "SkillLatest" l
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY ${order}
+    LIMIT ${limit})`;
 }
 
 function toCard(r: Row): SkillCardData {
