@@ -121,12 +121,15 @@ async function main() {
       for (const [i, q] of searches.entries()) {
         const sql = searchSql(q);
         const name = i < searchParams.length ? shape(searchParams[i]!) : `{"q":"csv"} keyset page ${q.page}`;
-        await explain(`search ${name}: page`, sql.page);
-        await explain(`search ${name}: capped count`, sql.count);
+        if (sql.kind !== "words") throw new Error(`${name} has no words`);
+        const { total } = await searchSkills(q).then((r) => ({ total: r.totalCapped ? "more than " + r.total : String(r.total) }));
+        await explain(`search ${name} (${total} match): matches through GIN, counted, ranked and paged when few`, sql.matches);
+        await explain(`search ${name}: the walk that pages them when more than ${sql.cap} match`, sql.walk);
       }
       for (const [i, q] of browses.entries()) {
         const sql = searchSql(q);
         const name = i < browseParams.length ? shape(browseParams[i]!) : `{} keyset page ${q.page}`;
+        if (sql.kind !== "browse") throw new Error(`${name} has words`);
         await explain(`browse ${name}: page`, sql.page);
         await explain(`browse ${name}: capped count`, sql.count);
       }

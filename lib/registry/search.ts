@@ -2,8 +2,9 @@
 // per skill, kept by triggers: migration 20261202140000_search_latest). Words are matched with
 // websearch_to_tsquery over its GIN-indexed vectors and ranked by the field they match in — the
 // name, then the summary, then the instructions (the A > B > C weights) — then by installs and
-// publish time. Every order is served by an index walk that stops at the page, with a keyset
-// cursor (`after`) so deep pages cost what the first one does.
+// publish time. Only matching skills are ranked: few matches are read through the GIN index and
+// sorted, many are paged by an index walk that stops at the page. Keyset cursors (`after`) make
+// deep pages cost what the first one does.
 import "server-only";
 import { db, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
@@ -74,11 +75,21 @@ export type SearchScope = {
   countCap?: number;
 };
 
-/** The SQL of one search: exported so the browse bench can EXPLAIN exactly what the pages run. */
-export type SearchSql = { page: Prisma.Sql; count: Prisma.Sql; pageSize: number };
+/**
+ * The SQL of one search, exported so the browse bench can EXPLAIN exactly what the pages run.
+ * Without words: a page (an index walk in the sort's order) and a capped count, side by side.
+ * With words: first `matches`, which reads up to COUNT_CAP + 1 matching skills through the GIN
+ * index and, when that is all of them, ranks and pages them itself; only when more match does
+ * `walk` page them by walking the sort index (common words: the page is found within a few hundred
+ * rows, per relevance tier).
+ */
+export type SearchSql =
+  | { kind: "browse"; page: Prisma.Sql; count: Prisma.Sql; pageSize: number; cap: number }
+  | { kind: "words"; matches: Prisma.Sql; walk: Prisma.Sql; pageSize: number; cap: number };
 
 export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
+  const cap = scope.countCap ?? COUNT_CAP;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
   const filters = filtersOf(query, scope);
   const after = query.after;
@@ -87,9 +98,49 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
   const take = pageSize + 1; // one more than shown: whether there is a next page
   const newest = query.sort === "newest";
   const order = newest ? NEWEST : INSTALLS;
+  const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
+  const withAuthors = (rows: Prisma.Sql) => Prisma.sql`
+    SELECT r.*, u.handle, u.name AS "authorName"
+    FROM (${rows}) r
+    JOIN "User" u ON u.id = r."ownerId"
+    ORDER BY ${outer}`;
+
+  if (!tsquery) {
+    const keyset = after ? [keysetAfter(after, newest)] : [];
+    const page = withAuthors(
+      Prisma.sql`SELECT * FROM ${branch(0, [...filters, ...keyset], order, offset + take)} b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
+    );
+    const count = Prisma.sql`
+      SELECT count(*) AS total FROM (SELECT 1 FROM "SkillLatest" l WHERE ${Prisma.join(filters, " AND ")} LIMIT ${cap + 1}) matched`;
+    return { kind: "browse", page, count, pageSize, cap };
+  }
+
+  const relevance = query.sort === "relevance";
+  const tierOf = relevance
+    ? Prisma.sql`CASE WHEN l."nameVector" @@ ${tsquery} THEN 3 WHEN l."headVector" @@ ${tsquery} THEN 2 ELSE 1 END`
+    : Prisma.sql`0`;
+  const cursorKey = after
+    ? newest
+      ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
+      : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
+    : Prisma.empty;
+  const statuses = STATUSES[query.status];
+  const matches = Prisma.sql`
+    WITH m AS MATERIALIZED (
+      SELECT * FROM skill_latest_matches(${tsquery}, ${statuses}::"VersionStatus"[], ${query.runs}::"SkillRuns",
+                                         ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
+    ),
+    ranked AS (
+      SELECT l.slug, l.version, l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
+             l."publishedAt", ${tierOf}::int AS tier
+      FROM m l
+    )
+    SELECT (SELECT count(*) FROM m) AS total, p.*
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (${withAuthors(Prisma.sql`SELECT * FROM ranked ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`)}) p ON true`;
 
   let branches: Prisma.Sql[];
-  if (tsquery && query.sort === "relevance") {
+  if (relevance) {
     // A name match outranks a summary match, which outranks an instructions match: one index walk
     // per field, each stopping at the page, so ranking never visits every skill the words match.
     const all = Prisma.sql`l."searchVector" @@ ${tsquery}`;
@@ -107,44 +158,39 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
         return branch(tier, [...filters, match, ...keyset], order, offset + take);
       });
   } else {
-    const match = tsquery ? [Prisma.sql`l."searchVector" @@ ${tsquery}`] : [];
     const keyset = after ? [keysetAfter(after, newest)] : [];
-    branches = [branch(0, [...filters, ...match, ...keyset], order, offset + take)];
+    branches = [branch(0, [...filters, Prisma.sql`l."searchVector" @@ ${tsquery}`, ...keyset], order, offset + take)];
   }
-
-  const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
-  const page = branches.length
-    ? Prisma.sql`
-    SELECT r.*, u.handle, u.name AS "authorName"
-    FROM (SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) r
-    JOIN "User" u ON u.id = r."ownerId"
-    ORDER BY ${outer}`
+  const walk = branches.length
+    ? withAuthors(Prisma.sql`SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`)
     : Prisma.sql`SELECT NULL WHERE false`;
-
-  const count = Prisma.sql`
-    SELECT count(*) AS total FROM (
-      SELECT 1 FROM "SkillLatest" l
-      WHERE ${Prisma.join([...filters, ...(tsquery ? [Prisma.sql`l."searchVector" @@ ${tsquery}`] : [])], " AND ")}
-      LIMIT ${(scope.countCap ?? COUNT_CAP) + 1}
-    ) matched`;
-  return { page, count, pageSize };
+  return { kind: "words", matches, walk, pageSize, cap };
 }
 
 export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
   const sql = searchSql(query, scope);
-  const cap = scope.countCap ?? COUNT_CAP;
-  // The page and a capped count, side by side on two connections: the count is a separate query
-  // because count(*) OVER () would make the page visit every match.
-  const [rows, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
-  const total = Number(counted[0]?.total ?? 0);
+  let rows: Row[];
+  let total: number;
+  if (sql.kind === "browse") {
+    // The page and a capped count, side by side on two connections: count(*) OVER () would make
+    // the page visit every match.
+    const [page, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
+    rows = page;
+    total = Number(counted[0]?.total ?? 0);
+  } else {
+    const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.matches);
+    total = Number(found[0]?.total ?? 0);
+    rows = total > sql.cap ? await db.$queryRaw<Row[]>(sql.walk) : found.filter((r) => r.slug !== null);
+  }
   const shown = rows.slice(0, sql.pageSize);
   const last = shown.at(-1);
+  const counted = Math.min(total, sql.cap);
   return {
     query,
     skills: shown.map(toCard),
-    total: Math.min(total, cap),
-    totalCapped: total > cap,
-    pages: Math.max(1, Math.ceil(Math.min(total, cap) / sql.pageSize)),
+    total: counted,
+    totalCapped: total > sql.cap,
+    pages: Math.max(1, Math.ceil(counted / sql.pageSize)),
     next:
       rows.length > sql.pageSize && last
         ? { tier: Number(last.tier), installs: last.installsCount, publishedAt: last.publishedAt.getTime(), slug: last.slug }
@@ -177,10 +223,15 @@ function filtersOf(query: BrowseQuery, scope: SearchScope): Prisma.Sql[] {
 
 // A row comparison in the index's own order, so the walk starts at the cursor instead of before it.
 function keysetAfter(c: BrowseCursor, newest: boolean): Prisma.Sql {
-  const at = Prisma.sql`${new Date(c.publishedAt).toISOString()}::timestamp(3)`;
+  const at = timestampOf(c);
   return newest
     ? Prisma.sql`(l."publishedAt", l.slug) < (${at}, ${c.slug}::text)`
     : Prisma.sql`(l."installsCount", l."publishedAt", l.slug) < (${c.installs}::int, ${at}, ${c.slug}::text)`;
+}
+
+// The column is timestamp(3) holding UTC; a zone in the text is ignored by the cast.
+function timestampOf(c: BrowseCursor): Prisma.Sql {
+  return Prisma.sql`${new Date(c.publishedAt).toISOString()}::timestamp(3)`;
 }
 
 function branch(tier: number, where: Prisma.Sql[], order: Prisma.Sql, limit: number): Prisma.Sql {

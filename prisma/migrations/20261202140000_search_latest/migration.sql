@@ -120,6 +120,19 @@ END';
 CREATE TRIGGER "Skill_latest_update" AFTER UPDATE ON "Skill"
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_latest_after_skill_update();
 
+-- The skills words match, read through the GIN index whatever the planner would guess: its
+-- estimate for several words multiplies their frequencies, and when they rarely meet it would walk
+-- a sort index past every skill. A bitmap scan costs what the matches cost. Up to `cap` rows.
+CREATE FUNCTION skill_latest_matches(q tsquery, statuses "VersionStatus"[], want_runs "SkillRuns", want_trust "SkillTrust",
+                                     want_net TEXT, want_owner TEXT, cap INT)
+RETURNS SETOF "SkillLatest" LANGUAGE sql STABLE
+SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
+AS 'SELECT * FROM "SkillLatest" l
+    WHERE l."searchVector" @@ q AND l.status = ANY(statuses)
+      AND (want_runs IS NULL OR l.runs = want_runs) AND (want_trust IS NULL OR l.trust = want_trust)
+      AND (want_net IS NULL OR l."netReach" = want_net) AND (want_owner IS NULL OR l."ownerId" = want_owner)
+    LIMIT cap';
+
 -- Versions published before this migration.
 SELECT skill_latest_refresh(ARRAY(SELECT id FROM "Skill"));
 
