@@ -116,28 +116,23 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
   }
 
   const relevance = query.sort === "relevance";
-  const tierOf = relevance
-    ? Prisma.sql`CASE WHEN l."nameVector" @@ ${tsquery} THEN 3 WHEN l."headVector" @@ ${tsquery} THEN 2 ELSE 1 END`
-    : Prisma.sql`0`;
   const cursorKey = after
     ? newest
       ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
       : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
     : Prisma.empty;
-  const statuses = STATUSES[query.status];
   const matches = Prisma.sql`
     WITH m AS MATERIALIZED (
-      SELECT * FROM skill_latest_matches(${tsquery}, ${statuses}::"VersionStatus"[], ${query.runs}::"SkillRuns",
+      SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
                                          ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
-    ),
-    ranked AS (
-      SELECT l.slug, l.version, l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
-             l."publishedAt", ${tierOf}::int AS tier
-      FROM m l
     )
     SELECT (SELECT count(*) FROM m) AS total, p.*
     FROM (SELECT 1) one
-    LEFT JOIN LATERAL (${withAuthors(Prisma.sql`SELECT * FROM ranked ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`)}) p ON true`;
+    LEFT JOIN LATERAL (${withAuthors(Prisma.sql`
+      SELECT l.slug, l.version, l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
+             l."publishedAt", k.tier
+      FROM (SELECT * FROM m ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) k
+      JOIN "SkillLatest" l ON l."skillId" = k."skillId"`)}) p ON true`;
 
   let branches: Prisma.Sql[];
   if (relevance) {

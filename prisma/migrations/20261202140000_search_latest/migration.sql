@@ -27,9 +27,10 @@ CREATE TABLE "SkillLatest" (
 );
 
 CREATE UNIQUE INDEX "SkillLatest_versionId_key" ON "SkillLatest"("versionId");
-CREATE INDEX "SkillLatest_searchVector_idx" ON "SkillLatest" USING GIN ("searchVector");
-CREATE INDEX "SkillLatest_nameVector_idx" ON "SkillLatest" USING GIN ("nameVector");
-CREATE INDEX "SkillLatest_headVector_idx" ON "SkillLatest" USING GIN ("headVector");
+-- Without fastupdate: a search would otherwise read the whole pending list of recent writes.
+CREATE INDEX "SkillLatest_searchVector_idx" ON "SkillLatest" USING GIN ("searchVector") WITH (fastupdate = off);
+CREATE INDEX "SkillLatest_nameVector_idx" ON "SkillLatest" USING GIN ("nameVector") WITH (fastupdate = off);
+CREATE INDEX "SkillLatest_headVector_idx" ON "SkillLatest" USING GIN ("headVector") WITH (fastupdate = off);
 -- One index per sort (its keyset order exactly), and per sort under the selective filters.
 CREATE INDEX "SkillLatest_installs_idx" ON "SkillLatest"("installsCount" DESC, "publishedAt" DESC, "slug" DESC);
 CREATE INDEX "SkillLatest_newest_idx" ON "SkillLatest"("publishedAt" DESC, "slug" DESC);
@@ -122,13 +123,19 @@ CREATE TRIGGER "Skill_latest_update" AFTER UPDATE ON "Skill"
 
 -- The skills words match, read through the GIN index whatever the planner would guess: its
 -- estimate for several words multiplies their frequencies, and when they rarely meet it would walk
--- a sort index past every skill. A bitmap scan costs what the matches cost. Up to `cap` rows.
-CREATE FUNCTION skill_latest_matches(q tsquery, statuses "VersionStatus"[], want_runs "SkillRuns", want_trust "SkillTrust",
+-- a sort index past every skill. A bitmap scan costs what the matches cost. Up to `cap` rows, each
+-- with its sort key and relevance tier (3 name, 2 summary, 1 instructions, 0 when not ranked).
+-- The status is compared as text so that only the GIN index can drive the scan.
+CREATE FUNCTION skill_latest_matches(q tsquery, tiers BOOLEAN, statuses TEXT[], want_runs "SkillRuns", want_trust "SkillTrust",
                                      want_net TEXT, want_owner TEXT, cap INT)
-RETURNS SETOF "SkillLatest" LANGUAGE sql STABLE
+RETURNS TABLE ("skillId" TEXT, tier INT, "installsCount" INT, "publishedAt" TIMESTAMP(3), slug TEXT)
+LANGUAGE sql STABLE
 SET enable_seqscan = off SET enable_indexscan = off SET enable_indexonlyscan = off
-AS 'SELECT * FROM "SkillLatest" l
-    WHERE l."searchVector" @@ q AND l.status = ANY(statuses)
+AS 'SELECT l."skillId",
+           CASE WHEN NOT tiers THEN 0 WHEN l."nameVector" @@ q THEN 3 WHEN l."headVector" @@ q THEN 2 ELSE 1 END,
+           l."installsCount", l."publishedAt", l.slug
+    FROM "SkillLatest" l
+    WHERE l."searchVector" @@ q AND l.status::text = ANY(statuses)
       AND (want_runs IS NULL OR l.runs = want_runs) AND (want_trust IS NULL OR l.trust = want_trust)
       AND (want_net IS NULL OR l."netReach" = want_net) AND (want_owner IS NULL OR l."ownerId" = want_owner)
     LIMIT cap';
