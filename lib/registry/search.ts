@@ -78,14 +78,14 @@ export type SearchScope = {
 /**
  * The SQL of one search, exported so the browse bench can EXPLAIN exactly what the pages run.
  * Without words: a page (an index walk in the sort's order) and a capped count, side by side.
- * With words: first `matches`, which reads up to COUNT_CAP + 1 matching skills through the GIN
- * index and, when that is all of them, ranks and pages them itself; only when more match does
- * `walk` page them by walking the sort index (common words: the page is found within a few hundred
+ * With words, one statement: it reads up to COUNT_CAP + 1 matching skills through the GIN index
+ * and, when that is all of them, ranks and pages them itself; only when more match does it page
+ * them by walking the sort index instead (common words: the page is found within a few hundred
  * rows, per relevance tier).
  */
 export type SearchSql =
   | { kind: "browse"; page: Prisma.Sql; count: Prisma.Sql; pageSize: number; cap: number }
-  | { kind: "words"; matches: Prisma.Sql; walk: Prisma.Sql; pageSize: number; cap: number };
+  | { kind: "words"; words: Prisma.Sql; pageSize: number; cap: number };
 
 export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
@@ -121,18 +121,11 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
       ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
       : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
     : Prisma.empty;
-  const matches = Prisma.sql`
-    WITH m AS MATERIALIZED (
-      SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
-                                         ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
-    )
-    SELECT (SELECT count(*) FROM m) AS total, p.*
-    FROM (SELECT 1) one
-    LEFT JOIN LATERAL (${withAuthors(Prisma.sql`
+  const few = withAuthors(Prisma.sql`
       SELECT l.slug, l.version, l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
              l."publishedAt", k.tier
       FROM (SELECT * FROM m ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) k
-      JOIN "SkillLatest" l ON l."skillId" = k."skillId"`)}) p ON true`;
+      JOIN "SkillLatest" l ON l."skillId" = k."skillId"`);
 
   let branches: Prisma.Sql[];
   if (relevance) {
@@ -156,10 +149,26 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
     const keyset = after ? [keysetAfter(after, newest)] : [];
     branches = [branch(0, [...filters, Prisma.sql`l."searchVector" @@ ${tsquery}`, ...keyset], order, offset + take)];
   }
-  const walk = branches.length
-    ? withAuthors(Prisma.sql`SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`)
-    : Prisma.sql`SELECT NULL WHERE false`;
-  return { kind: "words", matches, walk, pageSize, cap };
+  const many = branches.length
+    ? Prisma.sql`UNION ALL SELECT * FROM (${withAuthors(
+        Prisma.sql`SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
+      )}) many WHERE (SELECT count(*) FROM m) > ${cap}`
+    : Prisma.empty;
+
+  // One statement: the count decides which of the two pages runs (the other is never executed).
+  const words = Prisma.sql`
+    WITH m AS MATERIALIZED (
+      SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
+                                         ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
+    )
+    SELECT (SELECT count(*) FROM m) AS total, p.*
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT * FROM (${few}) few WHERE (SELECT count(*) FROM m) <= ${cap}
+      ${many}
+    ) p ON true
+    ORDER BY ${outer}`;
+  return { kind: "words", words, pageSize, cap };
 }
 
 export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
@@ -173,9 +182,9 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
     rows = page;
     total = Number(counted[0]?.total ?? 0);
   } else {
-    const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.matches);
+    const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.words);
     total = Number(found[0]?.total ?? 0);
-    rows = total > sql.cap ? await db.$queryRaw<Row[]>(sql.walk) : found.filter((r) => r.slug !== null);
+    rows = found.filter((r) => r.slug !== null);
   }
   const shown = rows.slice(0, sql.pageSize);
   const last = shown.at(-1);
