@@ -119,7 +119,7 @@ function Results({ result, filtered }: { result: SearchResult; filtered: boolean
         </ul>
       )}
       <Pager query={query} pages={pages} nextHref={nextHref} />
-      {totalCapped && query.page >= pages ? (
+      {totalCapped && query.page >= pages && !next ? (
         <p className="muted">Only the first {total.toLocaleString("en-GB")} are paged: add words or filters to see others.</p>
       ) : null}
     </section>

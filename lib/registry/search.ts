@@ -40,7 +40,11 @@ export type SearchResult = {
   next: BrowseCursor | null;
 };
 
-export const COUNT_CAP = 1000;
+/**
+ * Counting reads one row per skill counted, so it stops here; pages go on past it by keyset
+ * ("Next"), and the page says "more than". Searches also rank up to this many matches from GIN.
+ */
+export const COUNT_CAP = 200;
 
 type Row = {
   slug: string;
