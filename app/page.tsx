@@ -2,7 +2,7 @@ import Link from "next/link";
 import { SkillCard } from "@/components/skill-card";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { browseHref, DEFAULT_QUERY, parseBrowseQuery, type BrowseQuery } from "@/lib/registry/browse-query";
+import { browseHref, DEFAULT_QUERY, MAX_PAGE, parseBrowseQuery, type BrowseQuery } from "@/lib/registry/browse-query";
 import { searchSkills, type SearchResult } from "@/lib/registry/search";
 import { BrowseFilters } from "./_components/browse-filters";
 import { Pager } from "./_components/pager";
@@ -72,7 +72,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
 }
 
 function Results({ result, filtered }: { result: SearchResult; filtered: boolean }) {
-  const { query, skills, total, totalCapped, pages } = result;
+  const { query, skills, total, totalCapped, pages, next } = result;
+  const nextHref = next ? browseHref(query, { page: Math.min(query.page + 1, MAX_PAGE), after: next }) : null;
   const count = totalCapped ? `More than ${total.toLocaleString("en-GB")} skills` : `${total} skill${total === 1 ? "" : "s"}`;
   const title = query.q || filtered ? `${count} found` : "Skills";
   return (
@@ -81,7 +82,7 @@ function Results({ result, filtered }: { result: SearchResult; filtered: boolean
         <h2 id="results-title">{title}</h2>
         {total > 0 ? (
           <p className="muted">
-            Page {Math.min(query.page, pages)} of {pages}
+            Page {query.after ? query.page : Math.min(query.page, pages)} of {pages}
             {totalCapped ? "+" : ""}
           </p>
         ) : null}
@@ -117,8 +118,8 @@ function Results({ result, filtered }: { result: SearchResult; filtered: boolean
           ))}
         </ul>
       )}
-      <Pager query={query} pages={pages} />
-      {totalCapped && query.page >= pages ? (
+      <Pager query={query} pages={pages} nextHref={nextHref} />
+      {totalCapped && query.page >= pages && !next ? (
         <p className="muted">Only the first {total.toLocaleString("en-GB")} are paged: add words or filters to see others.</p>
       ) : null}
     </section>

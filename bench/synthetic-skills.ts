@@ -18,6 +18,9 @@ export type SyntheticReport = { authors: number; skills: number; versions: numbe
 export async function insertSyntheticSkills(skills: number, authors = 50): Promise<SyntheticReport> {
   await db.$transaction(
     async (tx) => {
+      // One statement writes every version (and, by trigger, every search row): longer than the
+      // app's statement timeout at 100 000 skills, and this is a throw-away database.
+      await tx.$executeRaw`SET LOCAL statement_timeout = 0`;
       await tx.$executeRaw`
         INSERT INTO "User" (id, email, handle, name, "updatedAt")
         SELECT 'syn_u_' || g, 'author' || g || '@synthetic.test', 'synthetic-' || g, 'Synthetic Author ' || g, now()
@@ -90,9 +93,10 @@ export async function insertSyntheticSkills(skills: number, authors = 50): Promi
                     ELSE 'reaches the network' END
         FROM "SkillVersion" v WHERE v.id LIKE 'syn_v_%' AND v.status IN ('failed', 'flagged') AND v.runs = 'sandbox'`;
     },
-    { timeout: 600_000 },
+    { timeout: 1_800_000 },
   );
-  await db.$executeRaw`ANALYZE`;
+  // As autovacuum would leave a catalogue that has been live a while: statistics and visibility map.
+  await db.$executeRaw`VACUUM ANALYZE`;
   const [counts] = await db.$queryRaw<{ versions: bigint }[]>`
     SELECT count(*) AS versions FROM "SkillVersion" WHERE id LIKE 'syn_v_%'`;
   return { authors, skills, versions: Number(counts?.versions ?? 0) };

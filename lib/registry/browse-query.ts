@@ -1,10 +1,11 @@
-// What a browse URL asks for (`/?q=…&runs=…&net=…&status=…&trust=…&sort=…&page=…`), parsed once
-// with one error code for anything it cannot read. Pure: no database, usable in tests and pages.
+// What a browse URL asks for (`/?q=…&runs=…&net=…&status=…&trust=…&sort=…&page=…&after=…`), parsed
+// once with one error code for anything it cannot read. Pure: no database, usable in tests and pages.
 import { z } from "zod";
 import { AppError } from "../errors";
+import { decodeCursor, encodeCursor, MAX_CURSOR_CHARS, type BrowseCursor } from "./browse-cursor";
 
 export const PAGE_SIZE = 20;
-/** Deep pages are never useful and cost an OFFSET scan: refine the search instead. */
+/** Numbered pages are read by OFFSET, so they stop here; "Next" pages by keyset (`after`) do not. */
 export const MAX_PAGE = 500;
 export const MAX_QUERY_CHARS = 100;
 
@@ -27,7 +28,10 @@ export type BrowseQuery = {
   status: StatusFilter;
   trust: (typeof TRUST_FILTERS)[number] | null;
   sort: Sort;
+  /** The page number shown; rows are read by OFFSET from it unless `after` is given. */
   page: number;
+  /** Keyset paging: the page starts right after this sort key (the last row of the page before). */
+  after: BrowseCursor | null;
 };
 
 export const DEFAULT_QUERY: BrowseQuery = {
@@ -38,6 +42,7 @@ export const DEFAULT_QUERY: BrowseQuery = {
   trust: null,
   sort: "relevance",
   page: 1,
+  after: null,
 };
 
 // An empty value (a form's "Any" option) means "no filter".
@@ -58,6 +63,11 @@ const schema = z.object({
     (v) => (v === "" || v === undefined ? undefined : Number(v)),
     z.number().int("The page is a whole number.").min(1, "Pages start at 1.").max(MAX_PAGE, `Pages stop at ${MAX_PAGE}: narrow the search.`).optional(),
   ),
+  after: z
+    .string()
+    .max(MAX_CURSOR_CHARS, "The page link is not one this site made.")
+    .refine((v) => v === "" || decodeCursor(v) !== null, "The page link is not one this site made.")
+    .optional(),
 });
 
 type Params = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -89,12 +99,16 @@ export function parseBrowseQuery(params: Params): BrowseQuery {
     trust: d.trust ?? null,
     sort: d.sort ?? DEFAULT_QUERY.sort,
     page: d.page ?? 1,
+    after: d.after ? decodeCursor(d.after) : null,
   };
 }
 
-/** The URL search string of a query, leaving defaults out so URLs stay short and shareable. */
+/**
+ * The URL search string of a query, leaving defaults out so URLs stay short and shareable. A
+ * keyset position is kept only when `change` gives one: any other link starts from its page.
+ */
 export function browseHref(query: BrowseQuery, change: Partial<BrowseQuery> = {}): string {
-  const next = { ...query, ...change };
+  const next = { ...query, after: null, ...change };
   const p = new URLSearchParams();
   if (next.q) p.set("q", next.q);
   if (next.runs) p.set("runs", next.runs);
@@ -103,6 +117,7 @@ export function browseHref(query: BrowseQuery, change: Partial<BrowseQuery> = {}
   if (next.trust) p.set("trust", next.trust);
   if (next.sort !== DEFAULT_QUERY.sort) p.set("sort", next.sort);
   if (next.page !== 1) p.set("page", String(next.page));
+  if (next.after) p.set("after", encodeCursor(next.after));
   const s = p.toString();
   return s ? `/?${s}` : "/";
 }

@@ -1,8 +1,13 @@
-// Browse and search: each skill once, as its latest non-retired version (highest semver), matched
-// with PostgreSQL full text (websearch_to_tsquery over the generated, GIN-indexed `searchVector`,
-// ranked by ts_rank_cd), filtered, sorted and paged in one SQL statement.
+// Browse and search: each skill once, as its latest live version, read from "SkillLatest" (one row
+// per skill, kept by triggers: migration 20261202140000_search_latest). Words are matched with
+// websearch_to_tsquery over its GIN-indexed vectors and ranked by the field they match in — the
+// name, then the summary, then the instructions (the A > B > C weights) — then by installs and
+// publish time. Only matching skills are ranked: few matches are read through the GIN index and
+// sorted, many are paged by an index walk that stops at the page. Keyset cursors (`after`) make
+// deep pages cost what the first one does.
 import "server-only";
 import { db, Prisma } from "../db";
+import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
 
@@ -35,9 +40,15 @@ export type SearchResult = {
   /** True when more than COUNT_CAP skills match (total is then COUNT_CAP). */
   totalCapped: boolean;
   pages: number;
+  /** The keyset position after the last skill shown; null on the last page. */
+  next: BrowseCursor | null;
 };
 
-export const COUNT_CAP = 1000;
+/**
+ * Counting reads one row per skill counted, so it stops here; pages go on past it by keyset
+ * ("Next"), and the page says "more than". Searches also rank up to this many matches from GIN.
+ */
+export const COUNT_CAP = 200;
 
 type Row = {
   slug: string;
@@ -54,9 +65,10 @@ type Row = {
   asks: string[] | null;
   outsideScripts: string[] | null;
   publishedAt: Date;
+  tier: number;
 };
 
-const STATUSES: Record<BrowseQuery["status"], string[]> = {
+const STATUSES: Record<BrowseQuery["status"], SkillCardData["status"][]> = {
   installable: ["passed", "flagged"],
   passed: ["passed"],
   flagged: ["flagged"],
@@ -64,17 +76,6 @@ const STATUSES: Record<BrowseQuery["status"], string[]> = {
   scanning: ["scanning"],
   all: ["scanning", "passed", "flagged", "failed"],
 };
-
-// `v` is the latest live version of its skill when no other live version of the same skill has a
-// higher precedence: served by the (skillId, semver) index, one probe per candidate. A release
-// outranks its pre-releases; two pre-releases of one x.y.z compare as text (semver's numeric
-// identifiers, e.g. rc.10 vs rc.9, are the one case where this differs from compareSemver).
-const IS_LATEST = Prisma.sql`NOT EXISTS (
-  SELECT 1 FROM "SkillVersion" n
-  WHERE n."skillId" = v."skillId" AND n."retiredAt" IS NULL AND n.id <> v.id
-    AND (n."semverMajor", n."semverMinor", n."semverPatch", (n.prerelease IS NULL), coalesce(n.prerelease, ''))
-      > (v."semverMajor", v."semverMinor", v."semverPatch", (v.prerelease IS NULL), coalesce(v.prerelease, ''))
-)`;
 
 export type SearchScope = {
   /** Only this author's skills (author pages). */
@@ -84,70 +85,177 @@ export type SearchScope = {
   countCap?: number;
 };
 
-export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
+/**
+ * The SQL of one search, exported so the browse bench can EXPLAIN exactly what the pages run.
+ * Without words: a page (an index walk in the sort's order) and a capped count, side by side.
+ * With words, one statement: it reads up to COUNT_CAP + 1 matching skills through the GIN index
+ * and, when that is all of them, ranks and pages them itself; only when more match does it page
+ * them by walking the sort index instead (common words: the page is found within a few hundred
+ * rows, per relevance tier).
+ */
+export type SearchSql =
+  | { kind: "browse"; page: Prisma.Sql; count: Prisma.Sql; pageSize: number; cap: number }
+  | { kind: "words"; words: Prisma.Sql; pageSize: number; cap: number };
+
+export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
+  const cap = scope.countCap ?? COUNT_CAP;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
-  const where: Prisma.Sql[] = [Prisma.sql`v."retiredAt" IS NULL`, IS_LATEST];
-  // Compared as the enum types, not as text: the planner then estimates rows from the columns'
-  // statistics and picks plans that stop early under LIMIT.
-  where.push(Prisma.sql`v.status = ANY(${STATUSES[query.status]}::"VersionStatus"[])`);
-  if (tsquery) where.push(Prisma.sql`v."searchVector" @@ ${tsquery}`);
-  if (query.runs) where.push(Prisma.sql`v.runs = ${query.runs}::"SkillRuns"`);
-  if (query.trust) where.push(Prisma.sql`s.trust = ${query.trust}::"SkillTrust"`);
-  // `netReach` is generated from the document (migration 20261130080000_browse_net_reach).
-  if (query.net) where.push(Prisma.sql`v."netReach" = ${query.net}`);
-  if (scope.ownerId) where.push(Prisma.sql`s."ownerId" = ${scope.ownerId}`);
+  const filters = filtersOf(query, scope);
+  const after = query.after;
+  // With a cursor the page starts after it; without one, at its page number's offset.
+  const offset = after ? 0 : (query.page - 1) * pageSize;
+  const take = pageSize + 1; // one more than shown: whether there is a next page
+  const newest = query.sort === "newest";
+  const order = newest ? NEWEST : INSTALLS;
+  const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
+  const withAuthors = (rows: Prisma.Sql) => Prisma.sql`
+    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts"
+    FROM (${rows}) r
+    JOIN "User" u ON u.id = r."ownerId"
+    JOIN "SkillVersion" sv ON sv.id = r."versionId"
+    ORDER BY ${outer}`;
 
-  const rank = tsquery ? Prisma.sql`ts_rank_cd(v."searchVector", ${tsquery})` : Prisma.sql`0`;
-  const order =
-    query.sort === "newest"
-      ? Prisma.sql`v."publishedAt" DESC, s.slug`
-      : query.sort === "installs"
-        ? Prisma.sql`s."installsCount" DESC, s.slug`
-        : tsquery
-          ? Prisma.sql`rank DESC, s."installsCount" DESC, s.slug`
-          : // Relevance without words: what most people install, newest first among equals.
-            Prisma.sql`s."installsCount" DESC, v."publishedAt" DESC, s.slug`;
+  if (!tsquery) {
+    const keyset = after ? [keysetAfter(after, newest)] : [];
+    const page = withAuthors(
+      Prisma.sql`SELECT * FROM ${branch(0, [...filters, ...keyset], order, offset + take)} b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
+    );
+    const count = Prisma.sql`
+      SELECT count(*) AS total FROM (SELECT 1 FROM "SkillLatest" l WHERE ${Prisma.join(filters, " AND ")} LIMIT ${cap + 1}) matched`;
+    return { kind: "browse", page, count, pageSize, cap };
+  }
 
-  // The page and a capped count, side by side on two connections: the count is a separate query
-  // because count(*) OVER () would make the page visit every match (measured slower).
-  const pageQuery = db.$queryRaw<Row[]>`
-    SELECT s.slug, v.version, v.name, v.summary, u.handle, u.name AS "authorName", s.trust,
-           s."installsCount", v.status, v.runs,
-           coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
-                     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
-                                                    THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
-           v.asks, v."outsideScripts", v."publishedAt", ${rank} AS rank
-    FROM "SkillVersion" v
-    JOIN "Skill" s ON s.id = v."skillId"
-    JOIN "User" u ON u.id = s."ownerId"
-    WHERE ${Prisma.join(where, " AND ")}
-    ORDER BY ${order}
-    LIMIT ${pageSize} OFFSET ${(query.page - 1) * pageSize}`;
+  const relevance = query.sort === "relevance";
+  const cursorKey = after
+    ? newest
+      ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
+      : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
+    : Prisma.empty;
+  const few = withAuthors(Prisma.sql`
+      SELECT l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
+             l."publishedAt", k.tier
+      FROM (SELECT * FROM m ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) k
+      JOIN "SkillLatest" l ON l."skillId" = k."skillId"`);
 
-  const [rows, counted] = await Promise.all([pageQuery, countMatches(where, scope.countCap ?? COUNT_CAP)]);
+  let branches: Prisma.Sql[];
+  if (relevance) {
+    // A name match outranks a summary match, which outranks an instructions match: one index walk
+    // per field, each stopping at the page, so ranking never visits every skill the words match.
+    const all = Prisma.sql`l."searchVector" @@ ${tsquery}`;
+    const name = Prisma.sql`l."nameVector" @@ ${tsquery}`;
+    const head = Prisma.sql`l."headVector" @@ ${tsquery}`;
+    const tiers: [number, Prisma.Sql][] = [
+      [3, Prisma.sql`${name} AND ${all}`],
+      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}`],
+      [1, Prisma.sql`${all} AND NOT (${head})`],
+    ];
+    branches = tiers
+      .filter(([tier]) => !after || tier <= after.tier)
+      .map(([tier, match]) => {
+        const keyset = after && tier === after.tier ? [keysetAfter(after, false)] : [];
+        return branch(tier, [...filters, match, ...keyset], order, offset + take);
+      });
+  } else {
+    const keyset = after ? [keysetAfter(after, newest)] : [];
+    branches = [branch(0, [...filters, Prisma.sql`l."searchVector" @@ ${tsquery}`, ...keyset], order, offset + take)];
+  }
+  const many = branches.length
+    ? Prisma.sql`UNION ALL SELECT * FROM (${withAuthors(
+        Prisma.sql`SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
+      )}) many WHERE (SELECT count(*) FROM m) > ${cap}`
+    : Prisma.empty;
+
+  // One statement: the count decides which of the two pages runs (the other is never executed).
+  const words = Prisma.sql`
+    WITH m AS MATERIALIZED (
+      SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
+                                         ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
+    )
+    SELECT (SELECT count(*) FROM m) AS total, p.*
+    FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT * FROM (${few}) few WHERE (SELECT count(*) FROM m) <= ${cap}
+      ${many}
+    ) p ON true
+    ORDER BY ${outer}`;
+  return { kind: "words", words, pageSize, cap };
+}
+
+export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
+  const sql = searchSql(query, scope);
+  let rows: Row[];
+  let total: number;
+  if (sql.kind === "browse") {
+    // The page and a capped count, side by side on two connections: count(*) OVER () would make
+    // the page visit every match.
+    const [page, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
+    rows = page;
+    total = Number(counted[0]?.total ?? 0);
+  } else {
+    const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.words);
+    total = Number(found[0]?.total ?? 0);
+    rows = found.filter((r) => r.slug !== null);
+  }
+  const shown = rows.slice(0, sql.pageSize);
+  const last = shown.at(-1);
+  const counted = Math.min(total, sql.cap);
   return {
     query,
-    skills: rows.map(toCard),
-    total: counted.count,
-    totalCapped: counted.capped,
-    pages: Math.max(1, Math.ceil(counted.count / pageSize)),
+    skills: shown.map(toCard),
+    total: counted,
+    totalCapped: total > sql.cap,
+    pages: Math.max(1, Math.ceil(counted / sql.pageSize)),
+    next:
+      rows.length > sql.pageSize && last
+        ? { tier: Number(last.tier), installs: last.installsCount, publishedAt: last.publishedAt.getTime(), slug: last.slug }
+        : null,
   };
 }
 
-/**
- * How many skills match, counted up to COUNT_CAP: past that the page says "more than", and the
- * count stays as cheap as the page itself instead of visiting every skill in the catalogue.
- */
-async function countMatches(where: Prisma.Sql[], cap: number): Promise<{ count: number; capped: boolean }> {
-  const [row] = await db.$queryRaw<{ total: bigint }[]>`
-    SELECT count(*) AS total FROM (
-      SELECT 1 FROM "SkillVersion" v JOIN "Skill" s ON s.id = v."skillId"
-      WHERE ${Prisma.join(where, " AND ")}
-      LIMIT ${cap + 1}
-    ) matched`;
-  const count = Number(row?.total ?? 0);
-  return count > cap ? { count: cap, capped: true } : { count, capped: false };
+/** The URL value of a result's next-page cursor. */
+export function nextCursorParam(result: SearchResult): string | null {
+  return result.next ? encodeCursor(result.next) : null;
+}
+
+// The two keyset orders; each has an index per selective filter (status, trust, net, owner).
+const INSTALLS = Prisma.sql`l."installsCount" DESC, l."publishedAt" DESC, l.slug DESC`;
+const NEWEST = Prisma.sql`l."publishedAt" DESC, l.slug DESC`;
+
+function filtersOf(query: BrowseQuery, scope: SearchScope): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  const statuses = STATUSES[query.status];
+  // One status is an equality, so the (status, sort key) indexes serve it; all four is no filter.
+  if (statuses.length === 1) where.push(Prisma.sql`l.status = ${statuses[0]}::"VersionStatus"`);
+  else if (statuses.length < 4) where.push(Prisma.sql`l.status = ANY(${statuses}::"VersionStatus"[])`);
+  if (query.runs) where.push(Prisma.sql`l.runs = ${query.runs}::"SkillRuns"`);
+  if (query.trust) where.push(Prisma.sql`l.trust = ${query.trust}::"SkillTrust"`);
+  if (query.net) where.push(Prisma.sql`l."netReach" = ${query.net}`);
+  if (scope.ownerId) where.push(Prisma.sql`l."ownerId" = ${scope.ownerId}`);
+  if (where.length === 0) where.push(Prisma.sql`true`);
+  return where;
+}
+
+// A row comparison in the index's own order, so the walk starts at the cursor instead of before it.
+function keysetAfter(c: BrowseCursor, newest: boolean): Prisma.Sql {
+  const at = timestampOf(c);
+  return newest
+    ? Prisma.sql`(l."publishedAt", l.slug) < (${at}, ${c.slug}::text)`
+    : Prisma.sql`(l."installsCount", l."publishedAt", l.slug) < (${c.installs}::int, ${at}, ${c.slug}::text)`;
+}
+
+// The column is timestamp(3) holding UTC; a zone in the text is ignored by the cast.
+function timestampOf(c: BrowseCursor): Prisma.Sql {
+  return Prisma.sql`${new Date(c.publishedAt).toISOString()}::timestamp(3)`;
+}
+
+function branch(tier: number, where: Prisma.Sql[], order: Prisma.Sql, limit: number): Prisma.Sql {
+  return Prisma.sql`(SELECT l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status,
+           l.runs, l.tools, l."publishedAt", ${tier}::int AS tier
+    FROM "SkillLatest" l
+    WHERE ${Prisma.join(where, " AND ")}
+    ORDER BY ${order}
+    LIMIT ${limit})`;
 }
 
 function toCard(r: Row): SkillCardData {

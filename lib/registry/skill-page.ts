@@ -1,16 +1,14 @@
-// Everything the skill page shows about one version, read in one pass and shaped for display:
+// Everything the skill page shows about one version, read in one SQL statement and shaped for display:
 // tools with their args, net and limits in plain words, the scan's findings per tool, the integrity
 // hash, each code resource's pinned sha256 (re-checked against the document's text) and the most
 // one run can cost.
 import "server-only";
 import { worstCaseCost, formatMicros } from "../billing/rates";
 import { isCodeResource, sha256Hex, type ArgProperty, type NetPolicy, type SkillDocument, type Tool } from "../contracts";
-import { db } from "../db";
-import { logStatusOf } from "../tlog";
+import { db, Prisma } from "../db";
 import { isImportedFromSkillMd } from "./skill-md";
 import { describeLimits, NET_WORDS, SANDBOX_LINE } from "./plain-words";
 import { compareSemver } from "./semver";
-import { latestOf } from "./versions";
 
 export type ArgRow = { name: string; type: string; required: boolean; rules: string[] };
 
@@ -91,68 +89,108 @@ export type SkillPageData = {
   log: { entry: number; since: string; proofSize: number } | null;
 };
 
+type VersionRow = {
+  id: string;
+  version: string;
+  semverMajor: number;
+  semverMinor: number;
+  semverPatch: number;
+  prerelease: string | null;
+  status: VersionSummary["status"];
+  publishedAt: string;
+  retiredAt: string | null;
+};
+
+type PageRow = {
+  slug: string;
+  trust: SkillPageData["trust"];
+  installsCount: number;
+  handle: string;
+  authorName: string;
+  latestId: string | null;
+  versions: VersionRow[];
+  id: string | null;
+  contract: string;
+  runs: "prompt" | "sandbox";
+  integrity: string;
+  name: string;
+  summary: string;
+  instructions: string;
+  instructionsHtml: string | null;
+  resourcesHtml: unknown;
+  document: unknown;
+  hasListing: boolean;
+  scannedAt: Date | null;
+  code: { name: string; mediaId: string; sha256: string }[];
+  findings: (Omit<FindingView, "rule"> & { ruleId: string })[];
+  asks: string[];
+  outsideScripts: string[];
+  leafIndex: bigint | null;
+  loggedAt: Date | null;
+  signedSize: bigint | null;
+  treeSize: bigint | null;
+};
+
+/**
+ * The one statement behind a skill page: the skill, its author, every version's summary, the chosen
+ * version with its listing, pinned code and findings, and its transparency-log entry. The chosen
+ * version is `version` when given, else the latest live one (the one browse shows, from
+ * "SkillLatest"), else — every version retired — the highest one.
+ */
+export function skillPageSql(slug: string, version?: string): Prisma.Sql {
+  const choice =
+    version === undefined
+      ? Prisma.sql`(l."versionId" IS NULL OR v.id = l."versionId")`
+      : Prisma.sql`v.version = ${version}`;
+  return Prisma.sql`
+    SELECT s.slug, s.trust, s."installsCount", u.handle, u.name AS "authorName", l."versionId" AS "latestId",
+           (SELECT jsonb_agg(jsonb_build_object('id', a.id, 'version', a.version, 'semverMajor', a."semverMajor",
+                     'semverMinor', a."semverMinor", 'semverPatch', a."semverPatch", 'prerelease', a.prerelease,
+                     'status', a.status, 'publishedAt', a."publishedAt", 'retiredAt', a."retiredAt"))
+            FROM "SkillVersion" a WHERE a."skillId" = s.id) AS versions,
+           c.id, c.contract, c.runs, c.integrity, c.name, c.summary, c.instructions, c."instructionsHtml", c.asks, c."outsideScripts",
+           c."resourcesHtml", c.document, li.id IS NOT NULL AS "hasListing", li."scannedAt",
+           coalesce((SELECT jsonb_agg(jsonb_build_object('name', lc.name, 'mediaId', lc."mediaId", 'sha256', lc.sha256))
+                     FROM "ListingCode" lc WHERE lc."listingId" = li.id), '[]'::jsonb) AS code,
+           coalesce((SELECT jsonb_agg(jsonb_build_object('ruleId', f."ruleId", 'severity', f.severity, 'tool', f.tool,
+                       'resource', f.resource, 'line', f.line, 'column', f."column", 'excerpt', f.excerpt, 'message', f.message)
+                       ORDER BY f.tool, f.resource, f.line, f."column")
+                     FROM "ScanFinding" f WHERE f."listingId" = li.id), '[]'::jsonb) AS findings,
+           e."leafIndex", e."createdAt" AS "loggedAt",
+           (SELECT max(k.size) FROM "LogCheckpoint" k) AS "signedSize",
+           (SELECT h.size FROM "LogHead" h WHERE h.id = 1) AS "treeSize"
+    FROM "Skill" s
+    JOIN "User" u ON u.id = s."ownerId"
+    LEFT JOIN "SkillLatest" l ON l."skillId" = s.id
+    LEFT JOIN LATERAL (
+      SELECT v.* FROM "SkillVersion" v
+      WHERE v."skillId" = s.id AND ${choice}
+      ORDER BY v."semverMajor" DESC, v."semverMinor" DESC, v."semverPatch" DESC, (v.prerelease IS NULL) DESC, v.prerelease DESC
+      LIMIT 1
+    ) c ON true
+    LEFT JOIN "Listing" li ON li."versionId" = c.id
+    LEFT JOIN "LogEntry" e ON e."versionId" = c.id AND e.event = 'publish'
+    WHERE s.slug = ${slug}`;
+}
+
 /** The page of `slug` at `version` (latest live one when omitted); null when there is none. */
 export async function loadSkillPage(slug: string, version?: string): Promise<SkillPageData | null> {
-  const skill = await db.skill.findUnique({
-    where: { slug },
-    select: {
-      slug: true,
-      trust: true,
-      installsCount: true,
-      owner: { select: { handle: true, name: true } },
-      versions: {
-        select: {
-          id: true,
-          version: true,
-          semverMajor: true,
-          semverMinor: true,
-          semverPatch: true,
-          prerelease: true,
-          status: true,
-          publishedAt: true,
-          retiredAt: true,
-        },
-      },
-    },
-  });
-  if (!skill || skill.versions.length === 0) return null;
-  const versions = [...skill.versions].sort((a, b) => compareSemver(b, a));
-  const latest = latestOf(versions);
-  // Every version retired: the newest one is still readable, marked retired.
-  const chosen = version ? versions.find((v) => v.version === version) : (latest ?? versions[0]);
-  if (!chosen) return null;
+  const [row] = await db.$queryRaw<PageRow[]>(skillPageSql(slug, version));
+  if (!row || !row.id || !row.versions) return null;
+  // jsonb carries the timestamp(3) columns as UTC wall-clock text without a zone.
+  const versions = row.versions
+    .map((v) => ({ ...v, publishedAt: utc(v.publishedAt), retiredAt: v.retiredAt === null ? null : utc(v.retiredAt) }))
+    .sort((a, b) => compareSemver(b, a));
+  const chosen = versions.find((v) => v.id === row.id)!;
+  const latest = versions.find((v) => v.id === row.latestId) ?? null;
 
-  const row = await db.skillVersion.findUniqueOrThrow({
-    where: { id: chosen.id },
-    select: {
-      contract: true,
-      runs: true,
-      integrity: true,
-      name: true,
-      summary: true,
-      instructions: true,
-      instructionsHtml: true,
-      resourcesHtml: true,
-      document: true,
-      asks: true,
-      outsideScripts: true,
-      listing: {
-        select: {
-          scannedAt: true,
-          code: { select: { name: true, mediaId: true, sha256: true } },
-          findings: {
-            orderBy: [{ tool: "asc" }, { resource: "asc" }, { line: "asc" }, { column: "asc" }],
-            select: { ruleId: true, severity: true, tool: true, resource: true, line: true, column: true, excerpt: true, message: true },
-          },
-        },
-      },
-    },
-  });
-  const document = row.document as unknown as SkillDocument;
+  const document = row.document as SkillDocument;
   const tools = document.contract === "actor.skill@2" && document.runs === "sandbox" ? (document.tools ?? []) : [];
-  const pins = new Map((row.listing?.code ?? []).map((c) => [c.name, c]));
+  const pins = new Map(row.code.map((c) => [c.name, c]));
   const resourcesHtml = (row.resourcesHtml ?? {}) as Record<string, string>;
-  const findings: FindingView[] = (row.listing?.findings ?? []).map((f) => ({
+  const entry = row.leafIndex === null ? null : Number(row.leafIndex);
+  const signed = row.signedSize === null ? 0 : Number(row.signedSize);
+  const findings: FindingView[] = row.findings.map((f) => ({
     rule: f.ruleId,
     severity: f.severity,
     tool: f.tool,
@@ -164,10 +202,10 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
   }));
 
   return {
-    slug: skill.slug,
-    trust: skill.trust,
-    installs: skill.installsCount,
-    author: skill.owner,
+    slug: row.slug,
+    trust: row.trust,
+    installs: row.installsCount,
+    author: { handle: row.handle, name: row.authorName },
     latest: latest?.version ?? null,
     versions: versions.map(summary),
     version: {
@@ -200,9 +238,16 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       };
     }),
     findings,
-    scannedAt: row.listing?.scannedAt?.toISOString() ?? null,
-    log: await logStatusOf(chosen.id),
+    scannedAt: row.scannedAt?.toISOString() ?? null,
+    log:
+      entry === null || !row.loggedAt
+        ? null
+        : { entry, since: row.loggedAt.toISOString(), proofSize: signed > entry ? signed : Number(row.treeSize ?? 0) },
   };
+}
+
+function utc(wallClock: string): Date {
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(wallClock) ? wallClock : `${wallClock}Z`);
 }
 
 function summary(v: { version: string; status: VersionSummary["status"]; publishedAt: Date; retiredAt: Date | null }): VersionSummary {

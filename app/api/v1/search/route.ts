@@ -1,8 +1,9 @@
-// GET /api/v1/search?q=…&runs=…&net=…&status=…&trust=…&sort=…&page=… — the browse page's search as
-// JSON (public, like the pages): each skill's latest live version, ranked, filtered and paged.
+// GET /api/v1/search?q=…&runs=…&net=…&status=…&trust=…&sort=…&page=…&after=… — the browse page's
+// search as JSON (public, like the pages): each skill's latest live version, ranked, filtered and
+// paged; `next` is the `after` value of the following page (keyset), null on the last one.
 import { route } from "@/lib/http/route";
 import { parseBrowseQuery } from "@/lib/registry/browse-query";
-import { searchSkills } from "@/lib/registry/search";
+import { nextCursorParam, searchSkills } from "@/lib/registry/search";
 
 export const GET = route({
   handler: async ({ req }) => {
@@ -12,6 +13,7 @@ export const GET = route({
       total: result.total,
       total_capped: result.totalCapped,
       pages: result.pages,
+      next: nextCursorParam(result),
       skills: result.skills.map((s) => ({
         slug: s.slug,
         version: s.version,
