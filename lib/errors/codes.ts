@@ -112,6 +112,8 @@ export const ERROR_STATUS = {
   "link.runner_on_remotely": 422,
   "run.limits.exceeded": 422,
   "run.idempotency.conflict": 409,
+  "run.filter_invalid": 422,
+  "run.cursor_invalid": 422,
   "billing.insufficient_balance": 402,
   "install.not_found": 404,
   "install.scan_pending": 409,

@@ -5,6 +5,7 @@ export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJo
 export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecycle";
 export { sweepDispatch, type SweepCounts } from "./sweep";
 export { getRunForPerson, ranOnWords } from "./view";
+export { listRuns, runFacets, runFilterFromQuery, RUN_STATES, type RunFilter, type RunRow } from "./list";
 export { projectPoolChoices, setProjectPool } from "./placement";
 export { dispatchQueue, DISPATCH_QUEUE, TIMER_JOBS } from "./timers";
 export * from "./constants";
