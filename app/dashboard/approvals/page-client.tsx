@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import styles from "./approvals.module.css";
+import { CostFacts, money, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
 
 export type StepView = {
   id: string;
@@ -26,6 +27,13 @@ export type StepView = {
     wall_ms: number | null;
     cost_micros: string | null;
   } | null;
+};
+
+export type ApprovalsData = {
+  pending: StepView[];
+  recent: StepView[];
+  balance_micros: string;
+  costs: Record<string, StepCost>;
 };
 
 type Decision = "once" | "always" | "deny";
@@ -52,30 +60,16 @@ const DECISION_WORDS: Record<Decision, string> = {
   deny: "Denied",
 };
 
-/** Micro-units as a decimal string without BigInt maths in the browser bundle's hot path. */
-function money(micros: string | null): string {
-  if (micros === null) return "—";
-  const neg = micros.startsWith("-");
-  const digits = (neg ? micros.slice(1) : micros).padStart(7, "0");
-  const whole = digits.slice(0, -6).replace(/^0+(?=\d)/, "");
-  const frac = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
-  return `${neg ? "-" : ""}${whole}.${frac}`;
-}
-
 function wall(ms: number | null) {
   if (ms === null) return null;
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-export function ApprovalsClient({
-  initialPending,
-  initialRecent,
-}: {
-  initialPending: StepView[];
-  initialRecent: StepView[];
-}) {
-  const [pending, setPending] = useState(initialPending);
-  const [recent, setRecent] = useState(initialRecent);
+export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
+  const [pending, setPending] = useState(initial.pending);
+  const [recent, setRecent] = useState(initial.recent);
+  const [costs, setCosts] = useState(initial.costs);
+  const [balance, setBalance] = useState(initial.balance_micros);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [announce, setAnnounce] = useState("");
@@ -89,17 +83,16 @@ export function ApprovalsClient({
     if (inFlight.current || document.hidden) return;
     inFlight.current = true;
     try {
-      const [p, r] = await Promise.all([
-        fetch("/api/v1/steps?pending=1", { cache: "no-store" }),
-        fetch("/api/v1/steps?limit=20", { cache: "no-store" }),
-      ]);
-      if (!p.ok || !r.ok) {
+      const res = await fetch("/api/v1/approvals", { cache: "no-store" });
+      if (!res.ok) {
         setStale(true);
         return;
       }
-      const [pb, rb] = (await Promise.all([p.json(), r.json()])) as [{ steps: StepView[] }, { steps: StepView[] }];
-      setPending(pb.steps);
-      setRecent(rb.steps);
+      const data = (await res.json()) as ApprovalsData;
+      setPending(data.pending);
+      setRecent(data.recent);
+      setCosts(data.costs);
+      setBalance(data.balance_micros);
       setStale(false);
     } catch {
       setStale(true);
@@ -186,21 +179,34 @@ export function ApprovalsClient({
                   <dd>{when(s.created_at)}</dd>
                   <dt>Expires</dt>
                   <dd>{when(s.expires_at)}</dd>
+                  <CostFacts cost={costs[s.id]} balanceMicros={balance} />
                 </dl>
                 <p className={styles.inputLabel}>Input (as the agent sent it)</p>
                 <pre className={styles.input}>{s.input_preview}</pre>
+                {costs[s.id]?.covered === false ? <Shortfall cost={costs[s.id]!} balanceMicros={balance} /> : null}
                 <div className={styles.buttons} role="group" aria-label={`Decide on ${s.target}`}>
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={busy !== null}
-                    onClick={() => decide(s, "once")}
-                  >
-                    Approve once
-                  </button>
-                  <button type="button" className="button" disabled={busy !== null} onClick={() => decide(s, "always")}>
-                    Always allow
-                  </button>
+                  {costs[s.id]?.covered === false ? (
+                    <TopUpAndApprove stepId={s.id} />
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={busy !== null}
+                        onClick={() => decide(s, "once")}
+                      >
+                        Approve once
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={busy !== null}
+                        onClick={() => decide(s, "always")}
+                      >
+                        Always allow
+                      </button>
+                    </>
+                  )}
                   <button
                     type="button"
                     className="button button-danger"
