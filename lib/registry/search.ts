@@ -6,7 +6,15 @@ import { db, Prisma } from "../db";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
 
-export type CardTool = { name: string; net: NetPolicy };
+/** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
+export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
+
+// Per tool of `v` (the jsonb element `t`): how many findings of each severity name it (by the
+// (listingId, tool) index).
+const TOOL_FINDINGS = Prisma.sql`(SELECT jsonb_build_object('fail', count(*) FILTER (WHERE f.severity = 'fail'),
+                                                            'flag', count(*) FILTER (WHERE f.severity = 'flag'))
+                                   FROM "ScanFinding" f JOIN "Listing" l ON l.id = f."listingId"
+                                   WHERE l."versionId" = v.id AND f.tool = t ->> 'name')`;
 
 /** What a skill card shows (browse, author and dashboard pages). */
 export type SkillCardData = {
@@ -108,7 +116,7 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
   const pageQuery = db.$queryRaw<Row[]>`
     SELECT s.slug, v.version, v.name, v.summary, u.handle, u.name AS "authorName", s.trust,
            s."installsCount", v.status, v.runs,
-           coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')))
+           coalesce((SELECT jsonb_agg(jsonb_build_object('name', t ->> 'name', 'net', coalesce(t ->> 'net', 'deny')) || ${TOOL_FINDINGS})
                      FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.document -> 'tools') = 'array'
                                                     THEN v.document -> 'tools' ELSE '[]'::jsonb END) t), '[]'::jsonb) AS tools,
            v."publishedAt", ${rank} AS rank
