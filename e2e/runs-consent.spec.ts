@@ -177,9 +177,27 @@ test("cost before consent, top up and approve, and the run in the runs list", as
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.locator("tr[data-run-id]")).toHaveCount(1);
 
+  // Live: with the approvals page open, a new call appears and its run ends without a reload.
+  await page.goto(url("/dashboard/approvals"));
+  await expect(page.getByText("No step is waiting for you.")).toBeVisible();
+  const again = await page.request.post(url("/api/v1/steps"), {
+    headers: { authorization: `Bearer ${token}` },
+    data: { skill: `${slug}@1.0.0`, tool: "echo", input: { text: "live" } },
+  });
+  expect(again.status(), await again.text()).toBe(201);
+  const liveId = ((await again.json()) as { id: string }).id;
+  const liveCard = page
+    .locator(`li[data-step-id="${liveId}"]`)
+    .filter({ has: page.getByRole("button", { name: "Approve once" }) });
+  await expect(liveCard).toBeVisible();
+  await liveCard.getByRole("button", { name: "Approve once" }).click();
+  await expect(page.locator(`li[data-step-id="${liveId}"]`)).toContainText("succeeded", { timeout: 30_000 });
+
+  await page.goto(url("/dashboard/runs?status=succeeded"));
+  await expect(page.locator("tr[data-run-id]")).toHaveCount(2);
   await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
-  await expect(page.locator("tr[data-run-id]")).toHaveCount(1);
+  await expect(page.locator("tr[data-run-id]")).toHaveCount(2);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.locator("tr[data-run-id] a").first().click();
   await expect(page).toHaveURL(/\/dashboard\/runs\/job_/);

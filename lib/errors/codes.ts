@@ -5,6 +5,7 @@ export const ERROR_STATUS = {
   "request.invalid": 422,
   "request.too_large": 413,
   "request.unsupported_media_type": 415,
+  "request.not_acceptable": 406,
   "auth.required": 401,
   "auth.invalid_credentials": 401,
   "auth.rate_limited": 429,

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
+import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
 import { CostFacts, money, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
 
@@ -38,7 +39,7 @@ export type ApprovalsData = {
 
 type Decision = "once" | "always" | "deny";
 
-const POLL_MS = 1_500;
+const LIVE_EVENTS = ["steps"] as const;
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
 const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 
@@ -79,38 +80,48 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
   // The decided card disappears with its buttons: keep keyboard focus on the list it was in.
   const pendingHeading = useRef<HTMLHeadingElement>(null);
 
+  // An event that arrives while a read is in flight is read again after it, never dropped.
+  const again = useRef(false);
+
   const refresh = useCallback(async () => {
-    if (inFlight.current || document.hidden) return;
+    if (document.hidden) return;
+    if (inFlight.current) {
+      again.current = true;
+      return;
+    }
     inFlight.current = true;
     try {
-      const res = await fetch("/api/v1/approvals", { cache: "no-store" });
-      if (!res.ok) {
-        setStale(true);
-        return;
-      }
-      const data = (await res.json()) as ApprovalsData;
-      setPending(data.pending);
-      setRecent(data.recent);
-      setCosts(data.costs);
-      setBalance(data.balance_micros);
-      setStale(false);
-    } catch {
-      setStale(true);
+      do {
+        again.current = false;
+        try {
+          const res = await fetch("/api/v1/approvals", { cache: "no-store" });
+          if (!res.ok) {
+            setStale(true);
+            continue;
+          }
+          const data = (await res.json()) as ApprovalsData;
+          setPending(data.pending);
+          setRecent(data.recent);
+          setCosts(data.costs);
+          setBalance(data.balance_micros);
+          setStale(false);
+        } catch {
+          setStale(true);
+        }
+      } while (again.current);
     } finally {
       inFlight.current = false;
     }
   }, []);
 
+  // Live: the person's step events (GET /api/v1/events) say when to read the list again.
+  useLiveEvents(LIVE_EVENTS, refresh);
   useEffect(() => {
-    const timer = window.setInterval(refresh, POLL_MS);
     const onVisible = () => {
       if (!document.hidden) void refresh();
     };
     document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
+    return () => document.removeEventListener("visibilitychange", onVisible);
   }, [refresh]);
 
   async function decide(step: StepView, decision: Decision) {
@@ -149,7 +160,7 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
       </p>
       {stale ? (
         <p className={styles.stale} role="status">
-          We could not refresh this page just now; it will keep trying.
+          We could not refresh this page just now; it will try again with the next change.
         </p>
       ) : null}
       <FormError message={error?.message ?? null} details={error?.details} />

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveRefresh } from "@/components/live-refresh";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth";
 import { formatMicros } from "@/lib/billing/rates";
@@ -55,6 +56,7 @@ export default async function RunPage({ params }: Props) {
       <p className="breadcrumb">
         <Link href="/dashboard">Dashboard</Link> / <Link href="/dashboard/approvals">Approvals</Link> / Run
       </p>
+      {["queued", "placed", "running"].includes(run.state) ? <LiveRefresh events={["steps"]} /> : null}
       <h1 className={styles.title}>
         Run <span className="mono">{run.target ?? run.id}</span>
       </h1>
