@@ -68,6 +68,19 @@ describe("consentFacts", () => {
     const decided = await decideStep(me, step.id, "once");
     expect(decided.status).toBe("queued");
     expect(decided.job?.state).toBe("queued");
+
+    // "Run again": a new step with the same tool and input, waiting for approval; not for anyone else.
+    const { runAgain } = await import("./run-again");
+    const again = await runAgain(me, decided.job!.id);
+    expect(again.status).toBe("pending_approval");
+    const copy = await env.db.step.findUniqueOrThrow({ where: { id: again.step_id } });
+    expect([copy.tool, copy.input, copy.userId, copy.target]).toEqual([
+      step.tool,
+      step.input,
+      me,
+      "text-tools@2.0.1 slugify",
+    ]);
+    await expect(runAgain(other, decided.job!.id)).rejects.toMatchObject({ code: "run.job.not_found" });
   });
 
   it("leaves someone else's step out", async () => {

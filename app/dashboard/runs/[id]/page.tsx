@@ -6,6 +6,7 @@ import { formatMicros } from "@/lib/billing/rates";
 import { AppError } from "@/lib/errors";
 import { NET_WORDS, describeLimits } from "@/lib/registry/plain-words";
 import { getRunForPerson } from "@/lib/runs";
+import { RunAgain } from "./run-again";
 import styles from "./run.module.css";
 
 export const metadata = { title: "Run" };
@@ -74,6 +75,7 @@ export default async function RunPage({ params }: Props) {
         {run.cancel_code ? <span className="muted"> · {run.cancel_code}</span> : null}
         {run.exit !== null ? <span className="muted"> · exit code {run.exit}</span> : null}
       </p>
+      {run.target ? <RunAgain jobId={run.id} /> : null}
       {run.step_message ? (
         <p className={run.state === "succeeded" ? styles.messageOk : styles.message}>{run.step_message}</p>
       ) : null}
