@@ -202,4 +202,10 @@ test("cost before consent, top up and approve, and the run in the runs list", as
   await page.locator("tr[data-run-id] a").first().click();
   await expect(page).toHaveURL(/\/dashboard\/runs\/job_/);
   await expect(page.getByTestId("ran-on")).toContainText("e2e consent machine");
+
+  // Run again: a new step with the same input, waiting for approval like any call.
+  await page.getByRole("button", { name: "Run again" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/approvals\/[^/]+$/);
+  await expect(page.getByRole("button", { name: "Approve once" })).toBeVisible();
+  await expect(page.getByTestId("step-cost")).toHaveText("0.001 on your own Link, 0.01 on the OpenVibe pool");
 });
