@@ -6,8 +6,8 @@ import type { SkillCardData } from "@/lib/registry/search";
 import { SANDBOX_LINE, asksLine } from "@/lib/registry/plain-words";
 import styles from "./skill-card.module.css";
 import badges from "./badges.module.css";
-import { NetBadge } from "./net-badge";
 import { OutsideScriptsLine } from "./outside-scripts";
+import { ToolLines } from "./tool-lines";
 
 const STATUS: Record<SkillCardData["status"], { words: string; tone: string | undefined }> = {
   passed: { words: "Scan passed", tone: badges.good },
@@ -52,13 +52,7 @@ export function SkillCard({ skill, headingLevel = 3 }: { skill: SkillCardData; h
       {skill.runs === "sandbox" ? (
         <div className={styles.sandbox}>
           <p className={styles.sandboxLine}>{SANDBOX_LINE}</p>
-          <ul className={styles.tools} aria-label={`Tools of ${skill.name}`}>
-            {skill.tools.map((t) => (
-              <li key={t.name}>
-                <code>{t.name}</code> <NetBadge net={t.net} />
-              </li>
-            ))}
-          </ul>
+          <ToolLines tools={skill.tools} status={skill.status} skillName={skill.name} />
         </div>
       ) : skill.asks.length || skill.outsideScripts.length ? null : (
         <p className={styles.promptLine}>Instructions only: no code runs.</p>

@@ -50,6 +50,11 @@ export default async function DashboardPage() {
             </Link>
           </li>
           <li>
+            <Link href="/dashboard/runs" className="button">
+              Runs
+            </Link>
+          </li>
+          <li>
             <Link href="/dashboard/agents" className="button">
               Agents
             </Link>

@@ -6,6 +6,7 @@ import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
 import { config } from "../config/env.mjs";
 import { key, redis } from "../redis";
+import { appendPersonEvent } from "./person-log";
 
 const holder = globalThis as unknown as {
   openvibeEvents?: { sub: Redis; emitter: EventEmitter; ready: Promise<unknown> };
@@ -33,11 +34,15 @@ export const channels = {
   poolJobs: () => "jobs:pool",
   /** A person's installs changed (MCP clients' tool lists). */
   userInstalls: (userId: string) => `installs:user:${userId}`,
+  /** A version the person published was scanned (their dashboard, the skill page). */
+  userScans: (userId: string) => `scans:user:${userId}`,
   /** Something about one Link changed (a job it holds was withdrawn, its runner was turned off). */
   link: (linkId: string) => `link:${linkId}`,
 };
 
 export async function notify(...names: string[]): Promise<void> {
+  // The person's log first, so whoever the wake-up reaches finds the event in it.
+  await Promise.all(names.map(appendPersonEvent));
   await Promise.all(names.map((name) => redis().publish(key("events", name), "1")));
 }
 

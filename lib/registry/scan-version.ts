@@ -5,6 +5,7 @@ import "server-only";
 import type { SkillDocument } from "../contracts";
 import { db } from "../db";
 import { AppError } from "../errors";
+import { channels, notify } from "../events";
 import { getMedia } from "../media";
 import { auditSkillDocument, loadInstructionParsers, type AuditFinding } from "../instructions";
 import { SCANNER_VERSION, scanSkill, verdictOf } from "../scan";
@@ -25,7 +26,7 @@ export type ScanOutcome = {
 export async function scanVersion(versionId: string): Promise<ScanOutcome> {
   const version = await db.skillVersion.findUnique({
     where: { id: versionId },
-    include: { listing: { include: { code: true } } },
+    include: { listing: { include: { code: true } }, skill: { select: { ownerId: true } } },
   });
   if (!version?.listing) throw new AppError("not_found", `No version ${versionId} to scan.`);
   if (version.status !== "scanning") {
@@ -47,6 +48,8 @@ export async function scanVersion(versionId: string): Promise<ScanOutcome> {
     await tx.listing.update({ where: { id: listingId }, data: { scannedAt: new Date(), findingsHash: hash } });
     return true;
   });
+  // A wake-up for the author's open pages; missing it costs a reload, never a verdict.
+  if (stored) await notify(channels.userScans(version.skill.ownerId)).catch(() => undefined);
   return { versionId, status: verdict, findings: rows.length, stored };
 }
 

@@ -11,7 +11,17 @@ import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
 
-export type CardTool = { name: string; net: NetPolicy };
+/** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
+export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
+
+// Per tool of the row's version `r`: how many findings of each severity name it (by the
+// (listingId, tool) index), as { tool: { fail, flag } }.
+const TOOL_FINDINGS = Prisma.sql`(SELECT coalesce(jsonb_object_agg(c.tool, jsonb_build_object('fail', c.fail, 'flag', c.flag)), '{}'::jsonb)
+                                   FROM (SELECT f.tool, count(*) FILTER (WHERE f.severity = 'fail') AS fail,
+                                                count(*) FILTER (WHERE f.severity = 'flag') AS flag
+                                         FROM "ScanFinding" f JOIN "Listing" li ON li.id = f."listingId"
+                                         WHERE li."versionId" = r."versionId" AND f.tool IS NOT NULL
+                                         GROUP BY f.tool) c)`;
 
 /** What a skill card shows (browse, author and dashboard pages). */
 export type SkillCardData = {
@@ -64,6 +74,7 @@ type Row = {
   tools: unknown;
   asks: string[] | null;
   outsideScripts: string[] | null;
+  toolFindings: Record<string, { fail: number; flag: number }> | null;
   publishedAt: Date;
   tier: number;
 };
@@ -110,7 +121,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
   const order = newest ? NEWEST : INSTALLS;
   const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
   const withAuthors = (rows: Prisma.Sql) => Prisma.sql`
-    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts"
+    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts", ${TOOL_FINDINGS} AS "toolFindings"
     FROM (${rows}) r
     JOIN "User" u ON u.id = r."ownerId"
     JOIN "SkillVersion" sv ON sv.id = r."versionId"
@@ -269,7 +280,11 @@ function toCard(r: Row): SkillCardData {
     installs: r.installsCount,
     status: r.status,
     runs: r.runs,
-    tools: Array.isArray(r.tools) ? (r.tools as CardTool[]) : [],
+    tools: (Array.isArray(r.tools) ? (r.tools as CardTool[]) : []).map((t) => ({
+      ...t,
+      fail: r.toolFindings?.[t.name]?.fail ?? 0,
+      flag: r.toolFindings?.[t.name]?.flag ?? 0,
+    })),
     asks: r.asks ?? [],
     outsideScripts: r.outsideScripts ?? [],
     publishedAt: r.publishedAt.toISOString(),

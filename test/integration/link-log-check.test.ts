@@ -44,7 +44,7 @@ beforeAll(async () => {
   const { createAgent } = await import("../../lib/agents");
   const { createPairingCode } = await import("../../lib/links");
   person = await createUser({ email: "linklog@example.test", name: "Link Log", password: null });
-  const bundle = await loadBundle(path.join(ROOT, "skills/demo/text-tools"));
+  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
   await scanVersion(versionId);

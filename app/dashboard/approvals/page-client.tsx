@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
+import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
+import { CostFacts, money, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
 
 export type StepView = {
   id: string;
@@ -28,9 +30,16 @@ export type StepView = {
   } | null;
 };
 
+export type ApprovalsData = {
+  pending: StepView[];
+  recent: StepView[];
+  balance_micros: string;
+  costs: Record<string, StepCost>;
+};
+
 type Decision = "once" | "always" | "deny";
 
-const POLL_MS = 1_500;
+const LIVE_EVENTS = ["steps"] as const;
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
 const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 
@@ -52,30 +61,16 @@ const DECISION_WORDS: Record<Decision, string> = {
   deny: "Denied",
 };
 
-/** Micro-units as a decimal string without BigInt maths in the browser bundle's hot path. */
-function money(micros: string | null): string {
-  if (micros === null) return "—";
-  const neg = micros.startsWith("-");
-  const digits = (neg ? micros.slice(1) : micros).padStart(7, "0");
-  const whole = digits.slice(0, -6).replace(/^0+(?=\d)/, "");
-  const frac = digits.slice(-6).replace(/0+$/, "").padEnd(2, "0");
-  return `${neg ? "-" : ""}${whole}.${frac}`;
-}
-
 function wall(ms: number | null) {
   if (ms === null) return null;
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-export function ApprovalsClient({
-  initialPending,
-  initialRecent,
-}: {
-  initialPending: StepView[];
-  initialRecent: StepView[];
-}) {
-  const [pending, setPending] = useState(initialPending);
-  const [recent, setRecent] = useState(initialRecent);
+export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
+  const [pending, setPending] = useState(initial.pending);
+  const [recent, setRecent] = useState(initial.recent);
+  const [costs, setCosts] = useState(initial.costs);
+  const [balance, setBalance] = useState(initial.balance_micros);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [announce, setAnnounce] = useState("");
@@ -85,39 +80,48 @@ export function ApprovalsClient({
   // The decided card disappears with its buttons: keep keyboard focus on the list it was in.
   const pendingHeading = useRef<HTMLHeadingElement>(null);
 
+  // An event that arrives while a read is in flight is read again after it, never dropped.
+  const again = useRef(false);
+
   const refresh = useCallback(async () => {
-    if (inFlight.current || document.hidden) return;
+    if (document.hidden) return;
+    if (inFlight.current) {
+      again.current = true;
+      return;
+    }
     inFlight.current = true;
     try {
-      const [p, r] = await Promise.all([
-        fetch("/api/v1/steps?pending=1", { cache: "no-store" }),
-        fetch("/api/v1/steps?limit=20", { cache: "no-store" }),
-      ]);
-      if (!p.ok || !r.ok) {
-        setStale(true);
-        return;
-      }
-      const [pb, rb] = (await Promise.all([p.json(), r.json()])) as [{ steps: StepView[] }, { steps: StepView[] }];
-      setPending(pb.steps);
-      setRecent(rb.steps);
-      setStale(false);
-    } catch {
-      setStale(true);
+      do {
+        again.current = false;
+        try {
+          const res = await fetch("/api/v1/approvals", { cache: "no-store" });
+          if (!res.ok) {
+            setStale(true);
+            continue;
+          }
+          const data = (await res.json()) as ApprovalsData;
+          setPending(data.pending);
+          setRecent(data.recent);
+          setCosts(data.costs);
+          setBalance(data.balance_micros);
+          setStale(false);
+        } catch {
+          setStale(true);
+        }
+      } while (again.current);
     } finally {
       inFlight.current = false;
     }
   }, []);
 
+  // Live: the person's step events (GET /api/v1/events) say when to read the list again.
+  useLiveEvents(LIVE_EVENTS, refresh);
   useEffect(() => {
-    const timer = window.setInterval(refresh, POLL_MS);
     const onVisible = () => {
       if (!document.hidden) void refresh();
     };
     document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      window.clearInterval(timer);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
+    return () => document.removeEventListener("visibilitychange", onVisible);
   }, [refresh]);
 
   async function decide(step: StepView, decision: Decision) {
@@ -156,7 +160,7 @@ export function ApprovalsClient({
       </p>
       {stale ? (
         <p className={styles.stale} role="status">
-          We could not refresh this page just now; it will keep trying.
+          We could not refresh this page just now; it will try again with the next change.
         </p>
       ) : null}
       <FormError message={error?.message ?? null} details={error?.details} />
@@ -186,21 +190,34 @@ export function ApprovalsClient({
                   <dd>{when(s.created_at)}</dd>
                   <dt>Expires</dt>
                   <dd>{when(s.expires_at)}</dd>
+                  <CostFacts cost={costs[s.id]} balanceMicros={balance} />
                 </dl>
                 <p className={styles.inputLabel}>Input (as the agent sent it)</p>
                 <pre className={styles.input}>{s.input_preview}</pre>
+                {costs[s.id]?.covered === false ? <Shortfall cost={costs[s.id]!} balanceMicros={balance} /> : null}
                 <div className={styles.buttons} role="group" aria-label={`Decide on ${s.target}`}>
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={busy !== null}
-                    onClick={() => decide(s, "once")}
-                  >
-                    Approve once
-                  </button>
-                  <button type="button" className="button" disabled={busy !== null} onClick={() => decide(s, "always")}>
-                    Always allow
-                  </button>
+                  {costs[s.id]?.covered === false ? (
+                    <TopUpAndApprove stepId={s.id} />
+                  ) : (
+                    <>
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={busy !== null}
+                        onClick={() => decide(s, "once")}
+                      >
+                        Approve once
+                      </button>
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={busy !== null}
+                        onClick={() => decide(s, "always")}
+                      >
+                        Always allow
+                      </button>
+                    </>
+                  )}
                   <button
                     type="button"
                     className="button button-danger"

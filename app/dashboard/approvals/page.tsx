@@ -1,21 +1,18 @@
 import Link from "next/link";
 import { requireUser } from "@/lib/auth";
-import { listSteps } from "@/lib/steps";
-import { ApprovalsClient, type StepView } from "./page-client";
+import { approvalsView } from "@/lib/steps/approvals-view";
+import { ApprovalsClient, type ApprovalsData } from "./page-client";
 
 export const metadata = { title: "Approvals" };
 export const dynamic = "force-dynamic";
 
-/** The same JSON the steps API answers, so the first render and every poll look alike. */
-const asJson = (steps: unknown): StepView[] =>
-  JSON.parse(JSON.stringify(steps, (_k, v) => (typeof v === "bigint" ? v.toString() : v))) as StepView[];
+/** The same JSON the approvals API answers, so the first render and every refresh look alike. */
+const asJson = (data: unknown): ApprovalsData =>
+  JSON.parse(JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v))) as ApprovalsData;
 
 export default async function ApprovalsPage() {
   const user = await requireUser("/dashboard/approvals");
-  const [pending, recent] = await Promise.all([
-    listSteps(user.userId, { pending: true }),
-    listSteps(user.userId, { limit: 20 }),
-  ]);
+  const data = await approvalsView(user.userId);
   return (
     <>
       <p className="breadcrumb">
@@ -26,7 +23,7 @@ export default async function ApprovalsPage() {
         When one of your agents wants to run a skill&apos;s code, it asks here first. The code runs in a sandbox on one
         of your Links (or a pool machine), never on our servers. This page updates by itself.
       </p>
-      <ApprovalsClient initialPending={asJson(pending)} initialRecent={asJson(recent)} />
+      <ApprovalsClient initial={asJson(data)} />
     </>
   );
 }

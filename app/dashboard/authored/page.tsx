@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { requireUser } from "@/lib/auth";
 import { listAuthored } from "@/lib/registry/authors";
+import { LiveRefresh } from "@/components/live-refresh";
 import { AuthoredClient } from "./page-client";
 
 export const metadata = { title: "Your skills" };
@@ -15,8 +16,8 @@ export default async function AuthoredPage() {
       </p>
       <h1>Your skills</h1>
       <p>
-        Every version you published, with the scan&apos;s verdict. Retiring a version is the way back from a mistake: it stays
-        readable, but nobody can install or run it again. Your public page is{" "}
+        Every version you published, with the scan&apos;s verdict. Retiring a version is the way back from a mistake: it
+        stays readable, but nobody can install or run it again. Your public page is{" "}
         <Link href={`/authors/${user.handle}`}>/authors/{user.handle}</Link>.
       </p>
       {skills.length === 0 ? (
@@ -29,8 +30,17 @@ export default async function AuthoredPage() {
           </p>
         </div>
       ) : (
-        <AuthoredClient skills={skills} />
+        // Remounted when a verdict or a retire changes, so a live refresh shows the new state.
+        <AuthoredClient
+          key={skills
+            .flatMap((sk) => sk.versions.map((v) => `${sk.slug}@${v.version}:${v.status}:${v.retiredAt ?? ""}`))
+            .join(" ")}
+          skills={skills}
+        />
       )}
+      {skills.some((sk) => sk.versions.some((v) => v.status === "scanning")) ? (
+        <LiveRefresh events={["scans"]} />
+      ) : null}
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
 import { AppError } from "@/lib/errors";
 import styles from "./balance.module.css";
 import { TopUpForm } from "./page-client";
+import { ReturnToStep } from "./return-to-step";
 import { UsageChart } from "./usage-chart";
 
 export const metadata = { title: "Balance" };
@@ -79,6 +80,7 @@ export default async function BalancePage({ searchParams }: Props) {
         <Link href="/dashboard">Dashboard</Link> / Balance
       </p>
       <h1>Balance</h1>
+      <ReturnToStep userId={user.userId} stepId={q.step} />
 
       <section className={`panel ${styles.balancePanel}`} aria-labelledby="balance-title">
         <h2 id="balance-title" className="visually-hidden">

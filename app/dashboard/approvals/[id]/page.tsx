@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { personStep } from "@/lib/mcp";
+import { consentFacts } from "@/lib/steps/consent";
 import { StepDecision, type OneStep } from "./step-decision";
 
 export const metadata = { title: "Approve a run" };
@@ -19,6 +20,7 @@ export default async function ApproveStepPage({ params }: { params: Promise<{ id
     if (err instanceof AppError && err.code === "step.not_found") notFound();
     throw err;
   }
+  const facts = await consentFacts(user.userId, [step.id]);
   const view = JSON.parse(JSON.stringify(step, (_k, v) => (typeof v === "bigint" ? v.toString() : v))) as OneStep;
   return (
     <>
@@ -27,10 +29,10 @@ export default async function ApproveStepPage({ params }: { params: Promise<{ id
       </p>
       <h1>Approve a run</h1>
       <p>
-        Your agent asked to run a skill&apos;s code. It runs in a sandbox on one of your Links (or a pool machine), never on our
-        servers, and only if you approve.
+        Your agent asked to run a skill&apos;s code. It runs in a sandbox on one of your Links (or a pool machine),
+        never on our servers, and only if you approve.
       </p>
-      <StepDecision initial={view} />
+      <StepDecision initial={view} cost={facts.costs[step.id]} balanceMicros={facts.balance_micros} />
     </>
   );
 }

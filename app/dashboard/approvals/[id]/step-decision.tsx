@@ -6,6 +6,7 @@ import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
+import { CostFacts, Shortfall, TopUpAndApprove, type StepCost } from "../consent";
 
 export type OneStep = StepView;
 type Decision = "once" | "always" | "deny";
@@ -25,7 +26,15 @@ const OUTCOME: Record<string, string> = {
 };
 
 /** The decision buttons for one step, or what became of it. */
-export function StepDecision({ initial }: { initial: OneStep }) {
+export function StepDecision({
+  initial,
+  cost,
+  balanceMicros,
+}: {
+  initial: OneStep;
+  cost: StepCost | undefined;
+  balanceMicros: string;
+}) {
   const [step, setStep] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
@@ -72,19 +81,27 @@ export function StepDecision({ initial }: { initial: OneStep }) {
         <dd>{when(step.created_at)}</dd>
         <dt>Expires</dt>
         <dd>{when(step.expires_at)}</dd>
+        {pending ? <CostFacts cost={cost} balanceMicros={balanceMicros} /> : null}
       </dl>
       <p className={styles.inputLabel}>Input (as the agent sent it)</p>
       <pre className={styles.input}>{step.input_preview}</pre>
       <FormError message={error?.message ?? null} details={error?.details} />
       {pending ? (
         <>
+          {cost && !cost.covered ? <Shortfall cost={cost} balanceMicros={balanceMicros} /> : null}
           <div className={styles.buttons} role="group" aria-label={`Decide on ${step.target}`}>
-            <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("once")}>
-              Approve once
-            </button>
-            <button type="button" className="button" disabled={busy} onClick={() => decide("always")}>
-              Always allow
-            </button>
+            {cost && !cost.covered ? (
+              <TopUpAndApprove stepId={step.id} />
+            ) : (
+              <>
+                <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("once")}>
+                  Approve once
+                </button>
+                <button type="button" className="button" disabled={busy} onClick={() => decide("always")}>
+                  Always allow
+                </button>
+              </>
+            )}
             <button type="button" className="button button-danger" disabled={busy} onClick={() => decide("deny")}>
               Deny
             </button>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveRefresh } from "@/components/live-refresh";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth";
 import { formatMicros } from "@/lib/billing/rates";
@@ -6,6 +7,7 @@ import { AppError } from "@/lib/errors";
 import { NET_WORDS, describeLimits } from "@/lib/registry/plain-words";
 import { getRunForPerson } from "@/lib/runs";
 import { AttestationSection } from "./attestation-section";
+import { RunAgain } from "./run-again";
 import styles from "./run.module.css";
 
 export const metadata = { title: "Run" };
@@ -56,6 +58,7 @@ export default async function RunPage({ params }: Props) {
       <p className="breadcrumb">
         <Link href="/dashboard">Dashboard</Link> / <Link href="/dashboard/approvals">Approvals</Link> / Run
       </p>
+      {["queued", "placed", "running"].includes(run.state) ? <LiveRefresh events={["steps"]} /> : null}
       <h1 className={styles.title}>
         Run <span className="mono">{run.target ?? run.id}</span>
       </h1>
@@ -73,6 +76,7 @@ export default async function RunPage({ params }: Props) {
         {run.cancel_code ? <span className="muted"> · {run.cancel_code}</span> : null}
         {run.exit !== null ? <span className="muted"> · exit code {run.exit}</span> : null}
       </p>
+      {run.target ? <RunAgain jobId={run.id} /> : null}
       {run.step_message ? (
         <p className={run.state === "succeeded" ? styles.messageOk : styles.message}>{run.step_message}</p>
       ) : null}

@@ -8,6 +8,7 @@ import { OutsideScriptsLine } from "@/components/outside-scripts";
 import { ScanBadge, TrustBadge } from "@/components/skill-card";
 import { asksLine } from "@/lib/registry/plain-words";
 import { getSession } from "@/lib/auth";
+import { callCost, callCostWords } from "@/lib/billing/call-cost";
 import { AppError } from "@/lib/errors";
 import { installPlan, type InstallPlan } from "@/lib/installs";
 import { InstallForm } from "./page-client";
@@ -145,14 +146,18 @@ export default async function InstallPage({ params }: Props) {
                     <span className={styles.limits}>{t.limitsWords}</span>
                   </p>
                   <p className={styles.toolText}>{t.description}</p>
+                  <p className={styles.toolCost} data-testid="tool-cost">
+                    One call costs {callCostWords(callCost(t.limits.wall_ms))}.
+                  </p>
                 </li>
               ))}
             </ul>
           </>
         ) : null}
         <p className="hint">
-          Installing runs nothing. Each time an agent calls a tool you are asked first, unless you choose “always allow”
-          for that tool of this exact version. You can disable or uninstall the skill at any time under My skills.
+          Installing runs nothing. Runs are charged per started second of wall time, up to each tool&apos;s limit, from
+          your Balance. Each time an agent calls a tool you are asked first, unless you choose “always allow” for that
+          tool of this exact version. You can disable or uninstall the skill at any time under My skills.
         </p>
       </section>
 
