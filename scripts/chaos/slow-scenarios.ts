@@ -1,6 +1,8 @@
 // The fault scenarios that wait on leases, lock expiries and sweeps (tens of seconds), or that kill
 // a store: only in `npm run chaos`, which gives them a Redis and a PostgreSQL of their own.
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { Queue } from "bullmq";
 import { startWeb, startWorkerHost, type Proc } from "../../test/helpers/stack";
 import { callTool, publishVersion, SLOW_SKILL, waitStep, type CallAnswer } from "../../test/helpers/world";
@@ -260,11 +262,28 @@ const postgresRestarts: Scenario = {
       const { getMedia } = await import("../../lib/media");
       for (const m of fresh) await getMedia(m.id);
       checks.that(true, "every new object's bytes read back (sha256 checked)");
+      const rowsBySha = new Set((await ctx.db.mediaObject.findMany({ select: { sha256: true } })).map((m) => m.sha256));
+      const strays = storedBlobs(ctx.stores.dataDir).filter((hex) => !rowsBySha.has(hex));
+      checks.that(strays.length === 0, "no orphaned Media bytes: every stored file has its row", strays);
     } finally {
       await web.stop();
     }
     return checks.done;
   },
 };
+
+/** The sha256 of every blob the local Media store holds (`media/sha256/ab/cd/<hex>`), temp files too. */
+function storedBlobs(dataDir: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(path.join(dir, entry.name));
+      else out.push(entry.name);
+    }
+  };
+  walk(path.join(dataDir, "media", "sha256"));
+  return out;
+}
 
 export const SLOW_SCENARIOS: Scenario[] = [linkKilled, workerKilled, redisRestarts, postgresRestarts];
