@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { startWeb } from "../../test/helpers/stack";
+import { startWeb, startWorkerHost } from "../../test/helpers/stack";
 import { callTool, publishVersion, SLOW_SKILL, waitStep } from "../../test/helpers/world";
 import { freePort } from "../../test/helpers/round-robin";
 import { Checks, envOf, jobsOf, money, pairLink, retireLinks, until, type Scenario } from "./kit";
@@ -104,11 +104,13 @@ const webRestart: Scenario = {
     const checks = new Checks();
     const port = await freePort();
     let web = await startWeb("chaos-web", envOf(ctx), port);
+    // As in any stack: a poll answer lost with the restart is placed again when its lease runs out.
+    const workers = await startWorkerHost("chaos-workers", envOf(ctx));
     const link = await pairLink(ctx, web.url, "chaos-webrestart");
     try {
       const calls = await Promise.all(
         Array.from({ length: 5 }, (_, i) =>
-          callTool(web.url, ctx.world, { text: `wait 2500 restart ${i}` }, { skill: SLOW_SKILL }),
+          callTool(web.url, ctx.world, { text: `wait 1500 restart ${i}` }, { skill: SLOW_SKILL }),
         ),
       );
       checks.that(
@@ -131,12 +133,13 @@ const webRestart: Scenario = {
       const jobs = await jobsOf(ctx, calls.map((c) => c.body.id!));
       const m = await money(ctx, jobs.map((j) => j.id));
       checks.that(
-        jobs.every((j) => j.attempts === 1) && m.settlements === 5 && m.sum === -m.cost,
-        "each job placed once and charged once",
+        m.holds === 5 && m.settlements === 5 && m.sum === -m.cost && m.cost > 0n,
+        "each job charged once, for the run that reported",
         { attempts: jobs.map((j) => j.attempts), ...m },
       );
     } finally {
       await retireLinks(ctx, [link]);
+      await workers.stop();
       await web.stop();
     }
     return checks.done;

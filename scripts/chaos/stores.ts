@@ -33,6 +33,8 @@ export async function ownRedis(dir: string): Promise<OwnRedis> {
   const ping = async () => {
     const { default: Redis } = await import("ioredis");
     const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // Not up yet is the answer `connect` rejects with; the event would only be printed.
+    probe.on("error", () => undefined);
     try {
       await probe.connect();
       return (await probe.ping()) === "PONG";
