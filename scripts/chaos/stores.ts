@@ -100,7 +100,7 @@ export async function ownPostgres(dir: string): Promise<OwnPostgres> {
     chownSync(data, who.uid, who.gid);
   }
   const run = (command: string, args: string[]) => {
-    const r = spawnSync(command, args, { ...who, cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, LC_ALL: "C" } });
+    const r = spawnSync(command, args, { ...who, cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, LC_ALL: "C" } as unknown as NodeJS.ProcessEnv });
     if (r.status !== 0) throw new Error(`${path.basename(command)} ${args[0]}: ${(r.stderr || r.stdout).trim()}`);
   };
   run(initdb, ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]);
