@@ -1,8 +1,9 @@
 // What every fault scenario shares: the stack's stores and person, a check that names what it
 // proved (or throws what it found), Links paired as that person, and the money of a set of jobs.
+import { randomBytes } from "node:crypto";
 import type { StackStores } from "../../test/helpers/stack";
 import { appEnv, startLink, type StackLink } from "../../test/helpers/stack";
-import type { World } from "../../test/helpers/world";
+import { callTool, SLOW_SKILL, type CallAnswer, type World } from "../../test/helpers/world";
 import type { OwnPostgres, OwnRedis } from "./stores";
 
 type Db = (typeof import("../../lib/db"))["db"];
@@ -104,3 +105,24 @@ export async function prepareWorld(stores: StackStores, email: string): Promise<
   }
   return world;
 }
+
+/**
+ * An agent's call as a careful agent makes it: with an Idempotency-Key, again after a 503 (a store
+ * down, or too slow under load) until it is stored. Every answer is kept for the caller to check.
+ */
+export async function callUntilStored(url: () => string, ctx: ChaosContext, text: string, answers: CallAnswer[]) {
+  const key = `chaos-${randomBytes(6).toString("hex")}`;
+  for (let i = 0; i < 60; i++) {
+    const answer = await callTool(url(), ctx.world, { text }, { key, skill: SLOW_SKILL }).catch(
+      (err: Error): CallAnswer => ({ status: 0, body: { error: { code: err.message } }, retryAfter: null }),
+    );
+    answers.push(answer);
+    if (answer.status === 201) return answer.body.id!;
+    await sleep(500);
+  }
+  throw new ChaosBroken(`never stored: ${JSON.stringify(answers.slice(-3))}`);
+}
+
+/** Answers a careful agent can act on: 201, or 503 with Retry-After (never a 500). */
+export const unexpectedAnswers = (answers: CallAnswer[]) =>
+  answers.filter((a) => a.status !== 201 && !(a.status === 503 && a.retryAfter));

@@ -5,8 +5,21 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Queue } from "bullmq";
 import { startWeb, startWorkerHost, type Proc } from "../../test/helpers/stack";
-import { callTool, publishVersion, SLOW_SKILL, waitStep, type CallAnswer } from "../../test/helpers/world";
-import { Checks, envOf, jobsOf, money, pairLink, retireLinks, sleep, until, type ChaosContext, type Scenario } from "./kit";
+import { publishVersion, waitStep, type CallAnswer } from "../../test/helpers/world";
+import {
+  Checks,
+  callUntilStored,
+  envOf,
+  jobsOf,
+  money,
+  pairLink,
+  retireLinks,
+  sleep,
+  until,
+  unexpectedAnswers,
+  type ChaosContext,
+  type Scenario,
+} from "./kit";
 
 /** The worker host's dispatch sweep interval (workers/dispatch.ts) plus the running lease. */
 const REPLACE_BOUND_MS = 30_000 + 30_000 + 15_000;
@@ -32,14 +45,15 @@ const linkKilled: Scenario = {
     const links = [await pairLink(ctx, web.url, "chaos-kill-a"), await pairLink(ctx, web.url, "chaos-kill-b")];
     try {
       // With a second Link of the person online: the job goes there and is charged once.
-      const call = await callTool(web.url, ctx.world, { text: "wait 4000 then count" }, { skill: SLOW_SKILL });
-      checks.that(call.status === 201, "the call is stored (201)", call.status);
-      const first = await runningJob(ctx, call.body.id!);
+      const answers: CallAnswer[] = [];
+      const callId = await callUntilStored(() => web.url, ctx, "wait 4000 then count", answers);
+      checks.that(unexpectedAnswers(answers).length === 0, "the call is stored (201)", answers.map((a) => a.status));
+      const first = await runningJob(ctx, callId);
       const dead = links.find((l) => l.linkId === first.linkId)!;
       const survivor = links.find((l) => l !== dead)!;
       await dead.home.stopProcesses();
       const t0 = Date.now();
-      const end = await waitStep([web.url], ctx.world, call.body.id!, REPLACE_BOUND_MS + 20_000);
+      const end = await waitStep([web.url], ctx.world, callId, REPLACE_BOUND_MS + 20_000);
       const took = Date.now() - t0;
       const job = await ctx.db.runJob.findUniqueOrThrow({ where: { id: first.id } });
       checks.that(end.status === "succeeded", "the step succeeded", end.status);
@@ -53,10 +67,10 @@ const linkKilled: Scenario = {
       checks.that(m.holds === 1 && m.settlements === 1 && m.sum === -m.cost && m.cost > 0n, "charged once, for the run that reported", m);
 
       // With no other Link: the job expires and its hold comes back in full.
-      const alone = await callTool(web.url, ctx.world, { text: "wait 4000 alone" }, { skill: SLOW_SKILL });
-      const second = await runningJob(ctx, alone.body.id!);
+      const aloneId = await callUntilStored(() => web.url, ctx, "wait 4000 alone", answers);
+      const second = await runningJob(ctx, aloneId);
       await survivor.home.stopProcesses();
-      const expired = await waitStep([web.url], ctx.world, alone.body.id!, REPLACE_BOUND_MS + 20_000);
+      const expired = await waitStep([web.url], ctx.world, aloneId, REPLACE_BOUND_MS + 20_000);
       checks.that(expired.status === "expired", "with no other Link, the step expires", expired.status);
       const m2 = await money(ctx, [second.id]);
       checks.that(m2.holds === 1 && m2.settlements === 1 && m2.sum === 0n, "its hold came back in full", m2);
@@ -136,20 +150,6 @@ const workerKilled: Scenario = {
   },
 };
 
-/** Calls with an Idempotency-Key until one is stored; every answer on the way must be 201 or 503 + Retry-After. */
-async function callUntilStored(url: () => string, ctx: ChaosContext, text: string, answers: CallAnswer[]) {
-  const key = `chaos-${randomBytes(6).toString("hex")}`;
-  for (let i = 0; i < 60; i++) {
-    const answer = await callTool(url(), ctx.world, { text }, { key, skill: SLOW_SKILL }).catch(
-      (err: Error): CallAnswer => ({ status: 0, body: { error: { code: err.message } }, retryAfter: null }),
-    );
-    answers.push(answer);
-    if (answer.status === 201) return answer.body.id!;
-    await sleep(500);
-  }
-  throw new Error(`never stored: ${JSON.stringify(answers.slice(-3))}`);
-}
-
 const redisRestarts: Scenario = {
   name: "Redis restarts during 20 running calls",
   fast: false,
@@ -180,7 +180,7 @@ const redisRestarts: Scenario = {
         "all 24 steps ended succeeded: none lost, none stuck, long polls resumed",
         ends.map((e) => e.status),
       );
-      const bad = answers.filter((a) => a.status !== 201 && !(a.status === 503 && a.retryAfter));
+      const bad = unexpectedAnswers(answers);
       checks.that(bad.length === 0, "every answer was 201 or 503 with Retry-After (no 500)", bad.slice(0, 3));
       const jobs = await jobsOf(ctx, [...stepIds, ...late]);
       const m = await money(ctx, jobs.map((j) => j.id));

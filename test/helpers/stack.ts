@@ -39,9 +39,6 @@ export function appEnv(stores: StackStores, extra: Record<string, string> = {}):
     DATA_DIR: stores.dataDir,
     LOG_LEVEL: "info",
     RATE_LIMIT_SCALE: "50",
-    // Fail fast on a store that is down: the fault scenarios restart them.
-    DB_CONNECT_TIMEOUT_MS: "2000",
-    REDIS_CONNECT_TIMEOUT_MS: "1000",
     WORKER_DRAIN_MS: "5000",
     ...extra,
   } as unknown as NodeJS.ProcessEnv;
