@@ -26,23 +26,29 @@ export class LocalBlobBackend implements BlobBackend {
   async put(key: string, bytes: Buffer): Promise<void> {
     assertKeyMatches(key, bytes);
     const file = this.pathOf(key);
-    // Same key means same content; an existing copy is only kept when it still verifies.
-    const existing = await readFile(file).catch((err: unknown) => (isMissing(err) ? null : Promise.reject(err)));
-    if (existing && existing.equals(bytes)) return;
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
-    const handle = await open(tmp, "wx", 0o600);
     try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      // Same key means same content; an existing copy is only kept when it still verifies.
+      const existing = await readFile(file).catch((err: unknown) => (isMissing(err) ? null : Promise.reject(err)));
+      if (existing && existing.equals(bytes)) return;
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      const handle = await open(tmp, "wx", 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(tmp, file);
     } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
+      await rm(tmp, { force: true }).catch(() => undefined);
+      // A full or broken disk is the store failing, as a blob service's error is (never a bare 500);
+      // the answer names the errno, not the path.
+      const code = (err as NodeJS.ErrnoException | undefined)?.code ?? "unknown";
+      throw new AppError("media.storage_failed", `The media store could not write an object (${code}).`, {
+        details: { key },
+        cause: err,
+      });
     }
   }
 

@@ -117,7 +117,12 @@ export async function pollForJob(
       if (!fresh?.runnerEnabled) state = { ...state, runner: "off" };
     }
   }
-  if (signal?.aborted) return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
+  if (signal?.aborted) {
+    // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will
+    // hear of it, so it goes back to the queue now rather than when its start lease runs out.
+    if (job) await release(link.linkId, job.id);
+    return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
+  }
   return pollResponseSchema.parse({
     job: job ? jobForLink(job) : null,
     runner: state.runner,

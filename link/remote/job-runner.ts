@@ -20,9 +20,9 @@ import { parsePinnedInputs } from "../inputs";
 import { runSkillJob } from "../job";
 import { refused, type Sandbox } from "../sandbox/run";
 import { readAttestedJob, signedResult, type AttestedJob, type LinkIdentity } from "./attest";
-import { ServerError, type LinkClient } from "./client";
+import { ServerError, Unreachable, type LinkClient } from "./client";
 import type { LogRefusal } from "./log-check";
-import type { ResultOutbox } from "./results";
+import { sleep, type ResultOutbox } from "./results";
 
 type Out = { line(text: string): void; error(text: string): void };
 
@@ -78,6 +78,26 @@ async function refuse(ctx: JobContext, envelope: { id: string }, code: string, m
   await ctx.outbox.deliver(jobId, until);
 }
 
+/** How long a start or an input fetch is retried while the server is unreachable or restarting. */
+const REACH_BACKOFF_MS = [250, 500, 1_000, 2_000, 4_000, 4_000];
+
+/**
+ * A request of a job that the server's restart (or a dropped connection) must not turn into a
+ * failed run: a network error, a 5xx or a 429 is tried again for about 12 s; anything else, or an
+ * aborted job, is thrown at once.
+ */
+async function untilReachable<T>(request: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (err) {
+      const transient = err instanceof Unreachable || (err instanceof ServerError && err.retryable);
+      if (!transient || signal.aborted || attempt >= REACH_BACKOFF_MS.length) throw err;
+      await sleep(REACH_BACKOFF_MS[attempt]!, signal);
+    }
+  }
+}
+
 /** Runs one job the poll handed this Link; resolves once its result is delivered (or kept on disk). */
 export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, until: AbortSignal): Promise<void> {
   const id = envelope.id;
@@ -98,7 +118,10 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
   let result: LinkRunResult;
   try {
     try {
-      await ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal);
+      await untilReachable(
+        () => ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
+        controller.signal,
+      );
     } catch (err) {
       if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
       throw err;
@@ -106,7 +129,8 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
     // Only a version the public log holds, with the listing it logged, runs here.
     const notLogged = await ctx.logCheck.check(job.skill);
     if (notLogged) throw new LinkError(notLogged.code, notLogged.message);
-    const fetchMedia = (mediaId: string) => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal);
+    const fetchMedia = (mediaId: string) =>
+      untilReachable(() => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal), controller.signal);
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
     if (!callInput) throw new LinkError("run.job.inputs_invalid", "The job carries no job.json.");

@@ -14,7 +14,7 @@ import { claim, linkFor, ok, pendingStep, signed, type TestLink } from "../helpe
 import { tempDir } from "../helpers/temp-dir";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DEMO = path.resolve(ROOT, "skills/demo");
+const DEMO = path.resolve(ROOT, "scripts/demo/skills");
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
 let server: Awaited<ReturnType<typeof serveRoutes>>;

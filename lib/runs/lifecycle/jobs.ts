@@ -6,11 +6,12 @@ import "server-only";
 import { settleRun, type RunEnding } from "../../billing/ledger";
 import { db, Prisma, type DbTx, type RunJob } from "../../db";
 import type { Attestation, CancelCode, JobResultBody } from "../../protocol";
-import { MAX_PLACEMENTS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS, START_LEASE_MS } from "../constants";
+import { ONLINE_WINDOW_MS } from "../../links/service";
+import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS, START_LEASE_MS } from "../constants";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
 import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
-import { EXPIRY_WORDS, LATE_WORDS, REFUSAL_WORDS, RESULT_WORDS } from "./words";
+import { EXPIRY_WORDS, LATE_WORDS, REFUSAL_WORDS, REPLACED_WORDS, RESULT_WORDS } from "./words";
 
 /**
  * A transition may wait for a pooled connection and for its row's lock behind others (many results
@@ -49,11 +50,11 @@ export function nextDue(query: Prisma.Sql): Locker {
 
 type Decision = { transition: JobTransition; plan: (tx: DbTx, job: RunJob) => Promise<Plan | null> } | null;
 
-async function move(lock: Locker, decide: (job: RunJob) => Decision): Promise<Moved> {
+async function move(lock: Locker, decide: (job: RunJob, tx: DbTx) => Decision | Promise<Decision>): Promise<Moved> {
   const effects = new Effects();
   const outcome = await db.$transaction(async (tx): Promise<Moved> => {
     const job = await lock(tx);
-    const decision = job ? decide(job) : null;
+    const decision = job ? await decide(job, tx) : null;
     if (!job || !decision || !jobMayMove(decision.transition, job.state)) return { applied: false, job };
     const planned = await decision.plan(tx, job);
     if (!planned) return { applied: false, job };
@@ -114,6 +115,7 @@ export async function claimJob(link: { linkId: string }, now = new Date()): Prom
     ), candidate AS (
       SELECT j.id, (j."userId" = me."userId") AS own FROM "RunJob" AS j, me
       WHERE j.state = 'queued' AND j."expiresAt" > ${now}
+        AND NOT (${link.linkId} = ANY(j."lapsedLinkIds"))
         AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= ${now}))
       ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
       LIMIT 1
@@ -160,20 +162,54 @@ export function releaseJob(linkId: string, jobId: string): Promise<Moved> {
 }
 
 /**
- * A placed or running job whose lease ran out. A job that never started is placed again while it
- * has placements and time left; one that started is expired (it is never run a second time).
+ * A placed or running job whose lease ran out: its Link went silent. A job that never started is
+ * placed again while it has placements and time left (its Link too may take it again: nothing ran).
+ * One that started goes to another of its person's own Links that is online now, or else expires;
+ * the silent Link is never given it again and its result for it is refused (the job is no longer
+ * its), so the run is charged once at most.
  */
 function onLeaseDecision(now: Date) {
-  return (job: RunJob): Decision => {
+  return async (job: RunJob, tx: DbTx): Promise<Decision> => {
     if (!job.leaseExpiresAt || job.leaseExpiresAt > now) return null;
-    if (job.state === "placed" && job.attempts < MAX_PLACEMENTS && job.expiresAt > now) {
+    const again = job.attempts < MAX_PLACEMENTS && job.expiresAt > now;
+    if (job.state === "placed" && again) {
       return {
         transition: "requeue",
         plan: async () => ({ job: unplaced, effects: new Effects().jobQueued(job.userId) }),
       };
     }
-    return { transition: "expire", plan: expirePlan(job.startedAt ? "silentStarted" : "silent") };
+    const lapsed =
+      job.state === "running" && job.linkId ? [...new Set([...job.lapsedLinkIds, job.linkId])] : job.lapsedLinkIds;
+    if (job.state === "running" && again && (await otherOwnLinkOnline(tx, job.userId, lapsed, now))) {
+      return {
+        transition: "replace",
+        plan: async () => ({
+          // The person's own Links get it first again; `startedAt` stays: a Link did start it.
+          job: { ...unplaced, lapsedLinkIds: lapsed, poolAfter: new Date(now.getTime() + OWN_LINKS_FIRST_MS) },
+          step: { message: REPLACED_WORDS },
+          effects: new Effects().jobQueued(job.userId).linkChanged(job.linkId),
+        }),
+      };
+    }
+    const expire = expirePlan(job.startedAt ? "silentStarted" : "silent");
+    return {
+      transition: "expire",
+      plan: async (tx, job) => {
+        const planned = await expire(tx, job);
+        return { ...planned, job: { ...planned.job, lapsedLinkIds: lapsed } };
+      },
+    };
   };
+}
+
+/** Whether the person has a Link other than these with the runner on that was seen just now. */
+async function otherOwnLinkOnline(tx: DbTx, userId: string, except: string[], now: Date): Promise<boolean> {
+  const since = new Date(now.getTime() - ONLINE_WINDOW_MS);
+  const found = await tx.link.findFirst({
+    where: { userId, revokedAt: null, runnerEnabled: true, lastSeenAt: { gte: since }, id: { notIn: except } },
+    select: { id: true },
+  });
+  return found !== null;
 }
 
 export async function onLeaseExpired(

@@ -65,10 +65,13 @@ describe("the job table", () => {
       ).toBe(true);
   });
 
-  it("never places a started job again: only a placed one goes back to the queue", () => {
+  it("places a started job again only through `replace`, and its step back to queued with it", () => {
     expect(jobMayMove("requeue", "running")).toBe(false);
     expect(jobMayMove("requeue", "placed")).toBe(true);
     expect(jobMayMove("release", "running")).toBe(false);
+    expect(jobMayMove("replace", "running")).toBe(true);
+    expect(jobMayMove("replace", "placed")).toBe(false);
+    expect(stepAfterJob("replace", "running")).toBe("queued");
     // A withdrawn or expired run is final; a result for it cannot move it.
     for (const finalState of ["cancelled", "expired"]) {
       expect(jobMayMove("succeed", finalState)).toBe(false);

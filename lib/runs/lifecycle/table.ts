@@ -57,11 +57,13 @@ export const JOB_TRANSITIONS = {
   start: { from: ["placed"], to: "running", step: { from: ["queued"], to: "running" } },
   /** Its Link handed it back before running it (shutting down, or its runner was turned off). */
   release: { from: ["placed"], to: "queued", step: null },
-  /**
-   * Its Link went silent before starting it: placed again on another Link. A job that started is
-   * never placed again (its Link may still be running it): it expires instead.
-   */
+  /** Its Link went silent before starting it: placed again on another Link. */
   requeue: { from: ["placed"], to: "queued", step: null },
+  /**
+   * Its Link went silent while running it: placed again, on another of its person's own Links only
+   * (never the silent one, whose result is then refused), or it expires when there is none.
+   */
+  replace: { from: ["running"], to: "queued", step: { from: ["running"], to: "queued" } },
   succeed: { from: ["placed", "running"], to: "succeeded", step: { from: ["queued", "running"], to: "succeeded" } },
   fail: { from: ["placed", "running"], to: "failed", step: { from: ["queued", "running"], to: "failed" } },
   /** Withdrawn: the skill was disabled, uninstalled or retired, a grant or the Link was revoked. */

@@ -30,6 +30,9 @@ export const EXPIRY_WORDS = {
   approval: "Nobody approved this step in time.",
 } as const;
 
+export const REPLACED_WORDS =
+  "Its Link stopped answering while it ran, so it was placed on another of your Links. It is charged once, for the run that reports.";
+
 export const LATE_WORDS =
   "The run happened on its Link, but its result arrived after the run had expired. It is recorded here; you were not charged.";
 
