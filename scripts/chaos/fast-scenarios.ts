@@ -174,7 +174,7 @@ const mediaWriteFails: Scenario = {
       // The bytes this publish will write first: a code file made unique by a comment.
       const extra = `// ${nonce}\n`;
       const { default: fs } = await import("node:fs/promises");
-      const code = await fs.readFile(path.resolve(import.meta.dirname, "../../skills/demo/text-tools/tools/slugify.js"));
+      const code = await fs.readFile(path.resolve(import.meta.dirname, "../../scripts/demo/skills/text-tools/tools/slugify.js"));
       const hex = createHash("sha256").update(Buffer.concat([Buffer.from(extra), code])).digest("hex");
       // A file where the store needs a folder: its write fails, as on a full or broken disk.
       const shard = path.join(ctx.stores.dataDir, "media", "sha256", hex.slice(0, 2));

@@ -6,7 +6,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { ROOT } from "./stack";
 
-const TEXT_TOOLS = path.join(ROOT, "skills/demo/text-tools");
+const TEXT_TOOLS = path.join(ROOT, "scripts/demo/skills/text-tools");
 
 export type World = {
   userId: string;

@@ -41,7 +41,7 @@ beforeAll(async () => {
   person = await createUser({ email: "replace@example.test", name: "Replace", password: null });
   stranger = await createUser({ email: "pool-owner@example.test", name: "Pool", password: null });
   projectId = (await getDefaultProject(person.id))!.id;
-  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../skills/demo/text-tools"));
+  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
   versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
   await scanVersion(versionId);
