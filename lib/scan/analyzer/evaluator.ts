@@ -1,7 +1,8 @@
 // The abstract evaluator: folds constants and follows aliases (variables, destructuring, function
 // parameters and returns, members) to the well-known objects the rules are about.
 import { type RuleId } from "../rules";
-import { GLOBAL_CTXT, key, type N, NO_ARGS } from "./ast";
+import type { ClassDeclaration, Expression, FunctionDeclaration, Node } from "@swc/types";
+import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
 import { type Bind, Binder } from "./binder";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
 import { ANY, asStr, payloadView, ref, strLit, union, type V } from "./values";
@@ -63,7 +64,7 @@ export abstract class Evaluator extends Binder {
   }
 
   // ---- evaluation --------------------------------------------------------------------------
-  evalExpr(n: N): V {
+  evalExpr(n: Node | null | undefined): V {
     if (!n) return ANY;
     // only calls are memoized: other nodes skip the lookup
     const t = n.type;
@@ -80,11 +81,12 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
-  protected evalInner(n: N): V {
+  protected evalInner(node: Node): V {
+    const n = node as Expression | FunctionDeclaration | ClassDeclaration;
     switch (n.type) {
       case "Identifier": {
         const v = this.evalIdent(n);
-        if (n.ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
+        if ((n as Ident).ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
           this.refCreated(v.p, "", n.span.start);
         return v;
       }
@@ -99,7 +101,7 @@ export abstract class Evaluator extends Binder {
         let v = this.member(obj, k, n.span.start);
         // o.p = x assignments seen elsewhere
         if (this.memberBinds > 0 && n.object.type === "Identifier" && k !== null) {
-          const extra = this.binds.get(key(n.object) + "." + k);
+          const extra = this.binds.get(key(n.object as Ident) + "." + k);
           if (extra) v = union([v, ...extra.map((b) => this.evalBind(b))]);
         }
         return v;
@@ -118,7 +120,7 @@ export abstract class Evaluator extends Binder {
         let p = "";
         let d = false;
         for (let i = 0; i < n.quasis.length; i++) {
-          const q = n.quasis[i];
+          const q = n.quasis[i]!;
           s += q.cooked ?? q.raw;
           p += payloadView(q.raw);
           if (i < n.expressions.length) {
@@ -180,7 +182,7 @@ export abstract class Evaluator extends Binder {
       case "TaggedTemplateExpression": {
         const tag = this.evalExpr(n.tag);
         if (tag.t === "ref" && tag.p === "String.raw") {
-          return { t: "str", s: n.template.quasis.map((q: N) => q.raw).join(""), c: true };
+          return { t: "str", s: n.template.quasis.map((q) => q.raw).join(""), c: true };
         }
         this.applyCall(tag, [n.template], n, false);
         return ANY;
