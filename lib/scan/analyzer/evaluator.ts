@@ -1,7 +1,17 @@
 // The abstract evaluator: folds constants and follows aliases (variables, destructuring, function
 // parameters and returns, members) to the well-known objects the rules are about.
 import { type RuleId } from "../rules";
-import type { ClassDeclaration, Expression, FunctionDeclaration, Node } from "@swc/types";
+import type {
+  Argument,
+  BinaryExpression,
+  CallExpression,
+  ClassDeclaration,
+  Expression,
+  FunctionDeclaration,
+  HasSpan,
+  NewExpression,
+  Node,
+} from "@swc/types";
 import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
 import { type Bind, Binder } from "./binder";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
@@ -191,7 +201,7 @@ export abstract class Evaluator extends Binder {
     return ANY;
   }
 
-  protected evalBinary(n: N): V {
+  protected evalBinary(n: BinaryExpression): V {
     const op = n.operator;
     if (
       op === "+" ||
@@ -400,14 +410,14 @@ export abstract class Evaluator extends Binder {
     return false;
   }
 
-  protected evalCall(n: N): V {
+  protected evalCall(n: CallExpression | NewExpression): V {
     const isNew = n.type === "NewExpression";
-    const raw: N[] = n.arguments ?? NO_ARGS;
+    const raw: Argument[] = n.arguments ?? NO_ARGS;
     const ct = n.callee.type;
     if (ct === "Import") {
       const a0 = raw[0] && !raw[0].spread ? raw[0].expression : null;
       const sv = a0 ? this.evalExpr(a0) : ANY;
-      if (sv.t === "str") return this.loadModule(sv.s, a0.span.start, n.span.start);
+      if (sv.t === "str" && a0) return this.loadModule(sv.s, (a0 as Node & HasSpan).span.start, n.span.start);
       this.report("module.unresolved", n.span.start);
       return ANY;
     }
@@ -415,12 +425,12 @@ export abstract class Evaluator extends Binder {
     const callee = this.evalExpr(n.callee);
     // only calls of well-known values and methods look at their arguments
     if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return this.applyCall(callee, NO_ARGS, n, isNew);
-    const args: N[] = new Array(raw.length);
-    for (let i = 0; i < raw.length; i++) args[i] = raw[i].spread ? null : raw[i].expression;
+    const args: (Expression | null)[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) args[i] = raw[i]!.spread ? null : raw[i]!.expression;
     return this.applyCall(callee, args, n, isNew);
   }
 
-  protected argsVals(args: N[]): V[] {
+  protected argsVals(args: (Expression | null)[]): V[] {
     const out: V[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
