@@ -6,6 +6,7 @@ import type {
   ExportAllDeclaration,
   ExportNamedDeclaration,
   Expression,
+  HasSpan,
   ImportDeclaration,
   ModuleItem,
   Node,
@@ -61,9 +62,9 @@ export interface Bind {
 
 export interface LoopRec {
   kind: "forof" | "for" | "while" | "forever" | "cb";
-  node: N;
-  iter: N | null;
-  test: N | null;
+  node: Node & HasSpan & { body?: Node };
+  iter: Expression | null;
+  test: Expression | null;
   parent: number;
   start: number;
   end: number;
@@ -310,7 +311,7 @@ export abstract class Binder {
         return;
       case "ForStatement":
         if (n.init) this.walk(n.init, n);
-        this.enterLoop(n.test ? "for" : "forever", n, null, n.test);
+        this.enterLoop(n.test ? "for" : "forever", n, null, n.test ?? null);
         if (n.test) this.walk(n.test, n);
         if (n.update) this.walk(n.update, n);
         this.walk(n.body, n);
@@ -365,7 +366,7 @@ export abstract class Binder {
   }
 
   /** Opens a loop record; the caller walks the body and pops `loopStack`. */
-  protected enterLoop(kind: LoopRec["kind"], node: N, iter: N | null, test: N | null) {
+  protected enterLoop(kind: LoopRec["kind"], node: LoopRec["node"], iter: Expression | null, test: Expression | null) {
     const idx = this.loops.length;
     const parent = this.loopStack.length ? this.loopStack[this.loopStack.length - 1]! : -1;
     this.loops.push({ kind, node, iter, test, parent, start: node.span.start, end: node.span.end });
