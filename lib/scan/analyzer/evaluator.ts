@@ -31,26 +31,26 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
-  protected callSites(fn: N): N[] {
+  protected callSites(fn: Node): (CallExpression | NewExpression)[] {
     const name = this.fnName.get(fn);
     const byName = name ? this.callsByKey.get(name) : undefined;
     const direct = this.callsByFn.get(fn);
     return byName && direct ? byName.concat(direct) : (byName ?? direct ?? []);
   }
 
-  protected argValue(fn: N, index: number): V {
+  protected argValue(fn: Node, index: number): V {
     const sites = this.callSites(fn);
     if (!sites.length) return ANY;
     const vs: V[] = [];
     for (let _i14 = 0, _a14 = sites; _i14 < _a14.length; _i14++) {
       const c = _a14[_i14]!;
-      const a = c.arguments[index];
+      const a = c.arguments![index];
       vs.push(a && !a.spread ? this.evalExpr(a.expression) : ANY);
     }
     return union(vs);
   }
 
-  protected evalIdent(n: N): V {
+  protected evalIdent(n: Ident): V {
     const k = key(n);
     if (this.override) {
       const o = this.override.get(k);
@@ -95,7 +95,7 @@ export abstract class Evaluator extends Binder {
     const n = node as Expression | FunctionDeclaration | ClassDeclaration;
     switch (n.type) {
       case "Identifier": {
-        const v = this.evalIdent(n);
+        const v = this.evalIdent(n as Ident);
         if ((n as Ident).ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
           this.refCreated(v.p, "", n.span.start);
         return v;
