@@ -1,14 +1,15 @@
 // The AST rules, in layers (analyzer/): the binder walks the tree once, the evaluator follows
 // values, module loads, sinks and input-driven loops apply the rules. Where a dangerous position
 // cannot be resolved, it fails.
-import { hasUseStrict, type N } from "./analyzer/ast";
+import type { Program } from "@swc/types";
+import { hasUseStrict } from "./analyzer/ast";
 import { TaintAndLoops } from "./analyzer/taint-loops";
 
 export { isBuiltinModule } from "./analyzer/names";
 export type { ModuleRequest, RawFinding } from "./analyzer/binder";
 
 export class Analyzer extends TaintAndLoops {
-  run(program: N) {
+  run(program: Program) {
     this.sloppy = program.type === "Script" && !hasUseStrict(program.body);
     this.walkList(program.body);
     for (let _i1 = 0, _a1 = this.members; _i1 < _a1.length; _i1++) {

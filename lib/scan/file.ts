@@ -1,6 +1,7 @@
 // One code file through the scanner: text checks, then swc's parse, then the AST rules. Returns the
 // findings and the modules the file loads by a literal name, for the module graph to follow.
 import { parseSync } from "@swc/core";
+import type { Program } from "@swc/types";
 import { Analyzer } from "./analyze";
 import { RULES, type Finding, type Net, type RuleId } from "./rules";
 import { PARSE_OPTIONS, SourceMapper, firstEncodedRunInFile, firstLongLine, nestingRisk } from "./text";
@@ -62,7 +63,7 @@ export function scanFile(input: ScanInput): FileScan {
     return { findings: out, requests };
   }
 
-  let program: unknown;
+  let program: Program;
   try {
     program = parseSync(code, PARSE_OPTIONS);
   } catch (err) {

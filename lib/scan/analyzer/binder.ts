@@ -1,8 +1,26 @@
 // The first pass: one walk over swc's tree records bindings (swc's resolver gives every identifier
 // a scope-unique `ctxt`), calls, members, strings, functions and loops for the later passes.
-import type { ExportAllDeclaration, ExportNamedDeclaration, ImportDeclaration, StringLiteral } from "@swc/types";
+import type {
+  CatchClause,
+  ClassMember,
+  ExportAllDeclaration,
+  ExportNamedDeclaration,
+  Expression,
+  HasSpan,
+  ImportDeclaration,
+  ModuleItem,
+  Node,
+  Pattern,
+  Property,
+  StringLiteral,
+  VariableDeclarator,
+} from "@swc/types";
+
+/** The nodes the walk meets, by their `type`. */
+type WalkedNode = ModuleItem | Expression | Pattern | Property | ClassMember | VariableDeclarator | CatchClause;
 import { type Net, type RuleId } from "../rules";
 import {
+  type Ident,
   CHILD_KEYS,
   GLOBAL_CTXT,
   isConstTrue,
@@ -44,9 +62,9 @@ export interface Bind {
 
 export interface LoopRec {
   kind: "forof" | "for" | "while" | "forever" | "cb";
-  node: N;
-  iter: N | null;
-  test: N | null;
+  node: Node & HasSpan & { body?: Node };
+  iter: Expression | null;
+  test: Expression | null;
   parent: number;
   start: number;
   end: number;
@@ -133,10 +151,11 @@ export abstract class Binder {
     }
   }
 
-  protected walk(n: N, parent: N) {
+  protected walk(node: Node, parent: N) {
+    const n = node as WalkedNode;
     switch (n.type) {
       case "Identifier":
-        if (n.ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
+        if ((n as Ident).ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
           this.globalIdents.push(n);
         return;
       case "MemberExpression": {
@@ -145,7 +164,7 @@ export abstract class Binder {
         const o = n.object;
         if (
           o.type === "Identifier" &&
-          o.ctxt === GLOBAL_CTXT &&
+          (o as Ident).ctxt === GLOBAL_CTXT &&
           o.value === "process" &&
           n.property.type === "Identifier" &&
           n.property.value === "stdin"
@@ -164,12 +183,12 @@ export abstract class Binder {
         this.strings.push(n);
         return;
       case "VariableDeclaration":
-        for (let i = 0; i < n.declarations.length; i++) this.walk(n.declarations[i], n);
+        for (let i = 0; i < n.declarations.length; i++) this.walk(n.declarations[i]!, n);
         return;
       case "VariableDeclarator":
         if (n.id.type === "Identifier" && n.init) {
           this.bind(n.id, { src: n.init });
-          if (isFn(n.init)) this.fnName.set(n.init, key(n.id));
+          if (isFn(n.init)) this.fnName.set(n.init, key(n.id as Ident));
         } else if (n.init) this.bindPattern(n.id, { src: n.init }, NO_PATH);
         else this.declare(n.id);
         if (n.init) this.walk(n.init, n);
@@ -200,9 +219,11 @@ export abstract class Binder {
         if (n.alternate) this.walk(n.alternate, n);
         return;
       case "ParenthesisExpression":
+        this.walk(n.expression, n);
+        return;
       case "AwaitExpression":
       case "UpdateExpression":
-        this.walk(n.expression ?? n.argument, n);
+        this.walk(n.argument, n);
         return;
       case "ConditionalExpression":
         this.walk(n.test, n);
@@ -231,11 +252,11 @@ export abstract class Binder {
         return;
       case "FunctionDeclaration":
         this.bind(n.identifier, { src: n });
-        this.fnName.set(n, key(n.identifier));
+        this.fnName.set(n, key(n.identifier as Ident));
         this.visitFunction(n, n.params, n.body, false);
         return;
       case "FunctionExpression":
-        if (n.identifier) this.fnName.set(n, key(n.identifier));
+        if (n.identifier) this.fnName.set(n, key(n.identifier as Ident));
         this.visitFunction(n, n.params, n.body, false);
         return;
       case "ArrowFunctionExpression":
@@ -251,8 +272,8 @@ export abstract class Binder {
       case "SetterProperty":
       case "MethodProperty": {
         if (n.key?.type === "Computed") this.walk(n.key.expression, n);
-        const f = n.function ?? n;
-        this.visitFunction(f, f.params ?? (n.param ? [n.param] : []), f.body, true);
+        const f: N = "function" in n ? n.function : n;
+        this.visitFunction(f, f.params ?? (n.type === "SetterProperty" ? [n.param] : []), f.body, true);
         return;
       }
       case "ReturnStatement": {
@@ -266,11 +287,11 @@ export abstract class Binder {
         return;
       case "ExportNamedDeclaration":
       case "ExportAllDeclaration":
-        if (n.source) this.checkReexport(n);
+        if (n.source) this.checkReexport(n as typeof n & { source: StringLiteral });
         return;
       case "ExportDefaultDeclaration":
       case "ExportDefaultExpression": {
-        const e = n.decl ?? n.expression;
+        const e = n.type === "ExportDefaultDeclaration" ? n.decl : n.expression;
         if (e && isFn(e)) this.exportedHandler(e);
         break;
       }
@@ -290,7 +311,7 @@ export abstract class Binder {
         return;
       case "ForStatement":
         if (n.init) this.walk(n.init, n);
-        this.enterLoop(n.test ? "for" : "forever", n, null, n.test);
+        this.enterLoop(n.test ? "for" : "forever", n, null, n.test ?? null);
         if (n.test) this.walk(n.test, n);
         if (n.update) this.walk(n.update, n);
         this.walk(n.body, n);
@@ -345,7 +366,7 @@ export abstract class Binder {
   }
 
   /** Opens a loop record; the caller walks the body and pops `loopStack`. */
-  protected enterLoop(kind: LoopRec["kind"], node: N, iter: N | null, test: N | null) {
+  protected enterLoop(kind: LoopRec["kind"], node: LoopRec["node"], iter: Expression | null, test: Expression | null) {
     const idx = this.loops.length;
     const parent = this.loopStack.length ? this.loopStack[this.loopStack.length - 1]! : -1;
     this.loops.push({ kind, node, iter, test, parent, start: node.span.start, end: node.span.end });

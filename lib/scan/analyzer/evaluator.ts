@@ -1,7 +1,18 @@
 // The abstract evaluator: folds constants and follows aliases (variables, destructuring, function
 // parameters and returns, members) to the well-known objects the rules are about.
 import { type RuleId } from "../rules";
-import { GLOBAL_CTXT, key, type N, NO_ARGS } from "./ast";
+import type {
+  Argument,
+  BinaryExpression,
+  CallExpression,
+  ClassDeclaration,
+  Expression,
+  FunctionDeclaration,
+  HasSpan,
+  NewExpression,
+  Node,
+} from "@swc/types";
+import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
 import { type Bind, Binder } from "./binder";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
 import { ANY, asStr, payloadView, ref, strLit, union, type V } from "./values";
@@ -20,26 +31,26 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
-  protected callSites(fn: N): N[] {
+  protected callSites(fn: Node): (CallExpression | NewExpression)[] {
     const name = this.fnName.get(fn);
     const byName = name ? this.callsByKey.get(name) : undefined;
     const direct = this.callsByFn.get(fn);
     return byName && direct ? byName.concat(direct) : (byName ?? direct ?? []);
   }
 
-  protected argValue(fn: N, index: number): V {
+  protected argValue(fn: Node, index: number): V {
     const sites = this.callSites(fn);
     if (!sites.length) return ANY;
     const vs: V[] = [];
     for (let _i14 = 0, _a14 = sites; _i14 < _a14.length; _i14++) {
       const c = _a14[_i14]!;
-      const a = c.arguments[index];
+      const a = c.arguments![index];
       vs.push(a && !a.spread ? this.evalExpr(a.expression) : ANY);
     }
     return union(vs);
   }
 
-  protected evalIdent(n: N): V {
+  protected evalIdent(n: Ident): V {
     const k = key(n);
     if (this.override) {
       const o = this.override.get(k);
@@ -63,7 +74,7 @@ export abstract class Evaluator extends Binder {
   }
 
   // ---- evaluation --------------------------------------------------------------------------
-  evalExpr(n: N): V {
+  evalExpr(n: Node | null | undefined): V {
     if (!n) return ANY;
     // only calls are memoized: other nodes skip the lookup
     const t = n.type;
@@ -80,11 +91,12 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
-  protected evalInner(n: N): V {
+  protected evalInner(node: Node): V {
+    const n = node as Expression | FunctionDeclaration | ClassDeclaration;
     switch (n.type) {
       case "Identifier": {
-        const v = this.evalIdent(n);
-        if (n.ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
+        const v = this.evalIdent(n as Ident);
+        if ((n as Ident).ctxt === GLOBAL_CTXT && v.t === "ref" && GLOBAL_NAMES.get(n.value) === v.p)
           this.refCreated(v.p, "", n.span.start);
         return v;
       }
@@ -99,7 +111,7 @@ export abstract class Evaluator extends Binder {
         let v = this.member(obj, k, n.span.start);
         // o.p = x assignments seen elsewhere
         if (this.memberBinds > 0 && n.object.type === "Identifier" && k !== null) {
-          const extra = this.binds.get(key(n.object) + "." + k);
+          const extra = this.binds.get(key(n.object as Ident) + "." + k);
           if (extra) v = union([v, ...extra.map((b) => this.evalBind(b))]);
         }
         return v;
@@ -118,7 +130,7 @@ export abstract class Evaluator extends Binder {
         let p = "";
         let d = false;
         for (let i = 0; i < n.quasis.length; i++) {
-          const q = n.quasis[i];
+          const q = n.quasis[i]!;
           s += q.cooked ?? q.raw;
           p += payloadView(q.raw);
           if (i < n.expressions.length) {
@@ -180,7 +192,7 @@ export abstract class Evaluator extends Binder {
       case "TaggedTemplateExpression": {
         const tag = this.evalExpr(n.tag);
         if (tag.t === "ref" && tag.p === "String.raw") {
-          return { t: "str", s: n.template.quasis.map((q: N) => q.raw).join(""), c: true };
+          return { t: "str", s: n.template.quasis.map((q) => q.raw).join(""), c: true };
         }
         this.applyCall(tag, [n.template], n, false);
         return ANY;
@@ -189,7 +201,7 @@ export abstract class Evaluator extends Binder {
     return ANY;
   }
 
-  protected evalBinary(n: N): V {
+  protected evalBinary(n: BinaryExpression): V {
     const op = n.operator;
     if (
       op === "+" ||
@@ -398,14 +410,14 @@ export abstract class Evaluator extends Binder {
     return false;
   }
 
-  protected evalCall(n: N): V {
+  protected evalCall(n: CallExpression | NewExpression): V {
     const isNew = n.type === "NewExpression";
-    const raw: N[] = n.arguments ?? NO_ARGS;
+    const raw: Argument[] = n.arguments ?? NO_ARGS;
     const ct = n.callee.type;
     if (ct === "Import") {
       const a0 = raw[0] && !raw[0].spread ? raw[0].expression : null;
       const sv = a0 ? this.evalExpr(a0) : ANY;
-      if (sv.t === "str") return this.loadModule(sv.s, a0.span.start, n.span.start);
+      if (sv.t === "str" && a0) return this.loadModule(sv.s, (a0 as Node & HasSpan).span.start, n.span.start);
       this.report("module.unresolved", n.span.start);
       return ANY;
     }
@@ -413,12 +425,12 @@ export abstract class Evaluator extends Binder {
     const callee = this.evalExpr(n.callee);
     // only calls of well-known values and methods look at their arguments
     if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return this.applyCall(callee, NO_ARGS, n, isNew);
-    const args: N[] = new Array(raw.length);
-    for (let i = 0; i < raw.length; i++) args[i] = raw[i].spread ? null : raw[i].expression;
+    const args: (Expression | null)[] = new Array(raw.length);
+    for (let i = 0; i < raw.length; i++) args[i] = raw[i]!.spread ? null : raw[i]!.expression;
     return this.applyCall(callee, args, n, isNew);
   }
 
-  protected argsVals(args: N[]): V[] {
+  protected argsVals(args: (Expression | null)[]): V[] {
     const out: V[] = new Array(args.length);
     for (let i = 0; i < args.length; i++) {
       const a = args[i];

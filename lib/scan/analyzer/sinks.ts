@@ -2,7 +2,8 @@
 // decoders) and the checks on strings and destinations that reach them.
 import { MAX_TIMER_MS } from "../rules";
 import { decodeProbe, foreignHostIn, hostOfUrl, isOpenVibeHost, longEncodedRun, looksLikeCode } from "../text";
-import { key, type N, NO_ARGS } from "./ast";
+import type { Expression, PropertyName, StringLiteral, TemplateLiteral } from "@swc/types";
+import { type Ident, key, type N, NO_ARGS } from "./ast";
 import { FN_REFS_SAFE_CALL, FS_OPEN, NET_MODULES, OBJECT_REFS, READ_FLAGS } from "./names";
 import {
   ANY,
@@ -373,7 +374,7 @@ export abstract class Sinks extends ModuleLoads {
   }
 
   /** A delay over MAX_TIMER_MS after folding (strings count as Node coerces them), or one the input sets. */
-  protected checkDelay(v: V, arg: N, pos: number) {
+  protected checkDelay(v: V, arg: Expression, pos: number) {
     const n = v.t === "num" ? v.n : v.t === "str" ? Number(v.s) : NaN;
     if (n > MAX_TIMER_MS || (Number.isNaN(n) && this.tainted(arg, 0))) this.report("timer.long", pos);
   }
@@ -414,7 +415,7 @@ export abstract class Sinks extends ModuleLoads {
   }
 
   // ---- network destinations ----------------------------------------------------------------
-  protected checkDestination(args: N[], pos: number) {
+  protected checkDestination(args: (Expression | null)[], pos: number) {
     if (this.net !== "openvibe-only") return;
     const a = args[0];
     if (!a) return;
@@ -423,7 +424,7 @@ export abstract class Sinks extends ModuleLoads {
     else if (!isOpenVibeHost(host)) this.report("net.foreign_host", pos, host);
   }
 
-  protected hostOf(e: N, depth: number): string | null {
+  protected hostOf(e: Expression | null | undefined, depth: number): string | null {
     if (!e || depth > 8) return null;
     const v = this.evalExpr(e);
     if (v.t === "str") return hostOfUrl(v.s) ?? hostOfPrefix(v.s);
@@ -441,10 +442,11 @@ export abstract class Sinks extends ModuleLoads {
     }
     switch (e.type) {
       case "ParenthesisExpression":
+        return this.hostOf(e.expression, depth + 1);
       case "AwaitExpression":
-        return this.hostOf(e.expression ?? e.argument, depth + 1);
+        return this.hostOf(e.argument, depth + 1);
       case "Identifier": {
-        const bl = this.binds.get(key(e));
+        const bl = this.binds.get(key(e as Ident));
         if (!bl || bl.length !== 1 || !bl[0]!.src || bl[0]!.path) return null;
         return this.hostOf(bl[0]!.src, depth + 1);
       }
@@ -455,7 +457,7 @@ export abstract class Sinks extends ModuleLoads {
       }
       case "NewExpression": {
         const cv = this.evalExpr(e.callee);
-        const args = (e.arguments ?? []).map((a: N) => a.expression);
+        const args = (e.arguments ?? []).map((a) => a.expression);
         if (cv.t === "ref" && (cv.p === "URL" || cv.p === "Request")) {
           const first = args[0] ? this.evalExpr(args[0]) : ANY;
           if (first.t === "str" && hostOfUrl(first.s)) return hostOfUrl(first.s);
@@ -471,7 +473,8 @@ export abstract class Sinks extends ModuleLoads {
       case "ObjectExpression": {
         for (let _i21 = 0, _a21 = e.properties; _i21 < _a21.length; _i21++) {
           const p = _a21[_i21]!;
-          if (p.type === "KeyValueProperty" && (p.key.value === "hostname" || p.key.value === "host")) {
+          const k = p.type === "KeyValueProperty" ? propertyKey(p.key) : null;
+          if (p.type === "KeyValueProperty" && (k === "hostname" || k === "host")) {
             const hv = this.evalExpr(p.value);
             return hv.t === "str" ? hv.s.replace(/:\d+$/, "") : null;
           }
@@ -482,11 +485,11 @@ export abstract class Sinks extends ModuleLoads {
     return null;
   }
 
-  protected constPrefix(e: N): string | null {
+  protected constPrefix(e: Expression): string | null {
     if (e.type === "TemplateLiteral") {
-      let s = e.quasis[0].cooked ?? "";
+      let s = e.quasis[0]?.cooked ?? "";
       for (let i = 0; i < e.expressions.length; i++) {
-        const v = this.evalExpr(e.expressions[i]);
+        const v = this.evalExpr(e.expressions[i]!);
         const vs = asStr(v);
         if (vs === null) return s;
         s += vs + (e.quasis[i + 1]?.cooked ?? "");
@@ -508,7 +511,7 @@ export abstract class Sinks extends ModuleLoads {
   }
 
   // ---- strings -----------------------------------------------------------------------------
-  protected checkLiteral(n: N) {
+  protected checkLiteral(n: StringLiteral | TemplateLiteral) {
     if (n.type === "StringLiteral") {
       const v = strLit(n);
       this.checkStr(v, n.span.start, true);
@@ -541,4 +544,9 @@ export abstract class Sinks extends ModuleLoads {
       if (dec !== null && looksLikeCode(dec)) this.report("payload.code", pos);
     }
   }
+}
+
+/** The name a literal object key spells (`{ host: … }`, `{ "host": … }`); null when computed or a number. */
+function propertyKey(k: PropertyName): string | null {
+  return k.type === "Identifier" || k.type === "StringLiteral" ? k.value : null;
 }

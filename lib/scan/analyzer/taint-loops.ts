@@ -198,7 +198,7 @@ export abstract class TaintAndLoops extends Sinks {
     });
   }
 
-  protected bodyBreaksOnInput(body: Node): boolean {
+  protected bodyBreaksOnInput(body: Node | undefined): boolean {
     let found = false;
     const visit = (v: unknown) => {
       if (found || !v || typeof v !== "object") return;

@@ -1,6 +1,7 @@
 // The abstract values the evaluator computes (strings, numbers, well-known references, functions,
 // objects, arrays, unions, unknown) and the small operations on them.
 import { hostOfUrl } from "../text";
+import type { StringLiteral } from "@swc/types";
 import { type N } from "./ast";
 
 // ---- abstract values --------------------------------------------------------------------------
@@ -78,7 +79,7 @@ export function decoded(s: string): V {
   return { t: "str", s, d: true, c: true };
 }
 
-export function strLit(n: N): Extract<V, { t: "str" }> {
+export function strLit(n: StringLiteral): Extract<V, { t: "str" }> {
   const raw: string = n.raw ?? "";
   if (raw.indexOf("\\") === -1) return { t: "str", s: n.value };
   const p = payloadView(raw.slice(1, -1));
