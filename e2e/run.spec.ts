@@ -103,6 +103,7 @@ async function checkExportedAttestation(page: Page, stepId: string) {
   const refused = await verifyRun(file);
   expect(refused.code, refused.out).toBe(1);
   expect(refused.out).toMatch(/✗ output/);
+  await page.goto(url("/dashboard/approvals"));
 }
 
 test.beforeAll(() => {
