@@ -35,7 +35,8 @@ type Check = { name: string; ok: boolean; detail: string };
 async function readRunFile(file: string): Promise<RunFile | string> {
   let text: string;
   try {
-    if ((await stat(file)).size > MAX_FILE_BYTES) return `${file} is larger than ${MAX_FILE_BYTES} bytes: not a RUN.json.`;
+    if ((await stat(file)).size > MAX_FILE_BYTES)
+      return `${file} is larger than ${MAX_FILE_BYTES} bytes: not a RUN.json.`;
     text = await readFile(file, "utf8");
   } catch (err) {
     return `Cannot read ${file}: ${(err as Error).message}`;
@@ -83,16 +84,26 @@ function digestChecks(run: RunFile): Check[] {
   }
   const stderr = stderrDigest(run.stderr);
   return [
-    { name: "job", ok: statement.job_id === run.job_id, detail: `statement is about ${statement.job_id}; the file says ${run.job_id}` },
+    {
+      name: "job",
+      ok: statement.job_id === run.job_id,
+      detail: `statement is about ${statement.job_id}; the file says ${run.job_id}`,
+    },
     {
       name: "output",
       ok: output === statement.output_sha256,
-      detail: output === statement.output_sha256 ? `sha256 ${output}` : `sha256 of the output here is ${output}; the Link signed ${statement.output_sha256}`,
+      detail:
+        output === statement.output_sha256
+          ? `sha256 ${output}`
+          : `sha256 of the output here is ${output}; the Link signed ${statement.output_sha256}`,
     },
     {
       name: "stderr",
       ok: stderr === statement.stderr_sha256,
-      detail: stderr === statement.stderr_sha256 ? `sha256 ${stderr}` : `sha256 of the stderr here is ${stderr}; the Link signed ${statement.stderr_sha256}`,
+      detail:
+        stderr === statement.stderr_sha256
+          ? `sha256 ${stderr}`
+          : `sha256 of the stderr here is ${stderr}; the Link signed ${statement.stderr_sha256}`,
     },
   ];
 }
@@ -114,7 +125,9 @@ function keyChecks(run: RunFile, key: LinkKeyResponse | string, server: string):
   checks.push({
     name: "signature",
     ok: valid,
-    detail: valid ? "Ed25519 over the RFC 8785 statement holds" : "the signature does not match the statement and this Link's key",
+    detail: valid
+      ? "Ed25519 over the RFC 8785 statement holds"
+      : "the signature does not match the statement and this Link's key",
   });
   return checks;
 }
@@ -159,7 +172,9 @@ export async function verifyRunMain(argv: string[], env: NodeJS.ProcessEnv, out:
     out.line(JSON.stringify({ ok, server, job_id: statement.job_id, checks, statement }, null, 2));
     return ok ? 0 : 1;
   }
-  out.line(`▸ Verifying run ${statement.job_id} (${statement.skill.slug}@${statement.skill.version} ${statement.skill.tool}, ${statement.status})`);
+  out.line(
+    `▸ Verifying run ${statement.job_id} (${statement.skill.slug}@${statement.skill.version} ${statement.skill.tool}, ${statement.status})`,
+  );
   for (const c of checks) {
     const line = `  ${c.ok ? "✓" : "✗"} ${c.name.padEnd(10)} ${c.detail}`;
     if (c.ok) out.line(line);
@@ -169,11 +184,16 @@ export async function verifyRunMain(argv: string[], env: NodeJS.ProcessEnv, out:
     out.error(`✗ ${file} does not hold: it is not what Link ${statement.link_id} signed.`);
     return 1;
   }
-  out.line(`✓ Link ${statement.link_id} ran ${statement.integrity} on inputs sha256:${statement.input_digest} and signed this output.`);
+  out.line(
+    `✓ Link ${statement.link_id} ran ${statement.integrity} on inputs sha256:${statement.input_digest} and signed this output.`,
+  );
   if (run.server !== server) out.line(`  (exported from ${run.server}; the key was checked at ${server})`);
   if (statement.egress.length === 0) out.line("  Network: no connections.");
   for (const e of statement.egress) {
-    const what = e.verdict === "denied" ? `blocked (${e.reason ?? "refused"})` : `${formatBytes(e.bytes_up)} up, ${formatBytes(e.bytes_down)} down`;
+    const what =
+      e.verdict === "denied"
+        ? `blocked (${e.reason ?? "refused"})`
+        : `${formatBytes(e.bytes_up)} up, ${formatBytes(e.bytes_down)} down`;
     out.line(`  Network: ${e.host}:${e.port}${e.count > 1 ? ` ×${e.count}` : ""}, ${what}`);
   }
   return 0;

@@ -4,6 +4,7 @@
 // again; with no Link the step says so and offers "Run it on my machine".
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { sandboxSkill } from "../test/helpers/install-fixtures";
@@ -69,6 +70,41 @@ async function publishAndInstall(page: Page, token: string, doc: ReturnType<type
 /** The pending step's card on the approvals page (the recent list repeats the step without buttons). */
 const pendingCard = (page: Page, id: string) =>
   page.locator(`li[data-step-id="${id}"]`).filter({ has: page.getByRole("button", { name: "Approve once" }) });
+
+function verifyRun(file: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.resolve("bin/openvibe.mjs"), "verify-run", file, "--server", BASE], {
+      env: { PATH: process.env.PATH ?? "" } as unknown as NodeJS.ProcessEnv,
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+/** The run page shows the Link's signed result; its export passes `openvibe verify-run`, one changed byte does not. */
+async function checkExportedAttestation(page: Page, stepId: string) {
+  const { steps } = (await (await page.request.get(url("/api/v1/steps?limit=50"))).json()) as {
+    steps: { id: string; job: { id: string } | null }[];
+  };
+  const jobId = steps.find((s) => s.id === stepId)?.job?.id;
+  expect(jobId).toBeTruthy();
+  await page.goto(url(`/dashboard/runs/${jobId}`));
+  await expect(page.getByRole("region", { name: "Signed result" })).toContainText("Signed by");
+  await expect(page.getByRole("region", { name: "Network" })).toContainText("no network connections");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-attestation").click()]);
+  const file = path.join(tempDir("e2e-attest"), "RUN.json");
+  await download.saveAs(file);
+  const passed = await verifyRun(file);
+  expect(passed.code, passed.out).toBe(0);
+  const text = await readFile(file, "utf8");
+  await writeFile(file, text.replace("hello from the agent", "hello from the agenT"));
+  const refused = await verifyRun(file);
+  expect(refused.code, refused.out).toBe(1);
+  expect(refused.out).toMatch(/✗ output/);
+  await page.goto(url("/dashboard/approvals"));
+}
 
 test.beforeAll(() => {
   linkHome = tempDir("e2e-link");
@@ -152,6 +188,7 @@ test("agent calls, person approves, a real Link runs it; always allow; a new ver
     untrusted: true,
     data: { echo: { text: "hello from the agent" } },
   });
+  await checkExportedAttestation(page, first.id);
 
   // Always allow: the next call of exactly that tool needs no click.
   const second = await call("1.0.0", { text: "second" });

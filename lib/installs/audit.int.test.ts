@@ -11,8 +11,28 @@ const BASE = "http://localhost:3999";
 const SECRET = "integration-secret-".padEnd(40, "x");
 const DAY = 86_400_000;
 const EGRESS: EgressRecord = [
-  { host: "api.openvibe.services", port: 443, address: "203.0.113.7", verdict: "allowed", reason: null, count: 1, bytes_up: 2100, bytes_down: 14_000, duration_ms: 30 },
-  { host: "evil.example", port: 443, address: null, verdict: "denied", reason: "link.egress.host", count: 2, bytes_up: 0, bytes_down: 0, duration_ms: 0 },
+  {
+    host: "api.openvibe.services",
+    port: 443,
+    address: "203.0.113.7",
+    verdict: "allowed",
+    reason: null,
+    count: 1,
+    bytes_up: 2100,
+    bytes_down: 14_000,
+    duration_ms: 30,
+  },
+  {
+    host: "evil.example",
+    port: 443,
+    address: null,
+    verdict: "denied",
+    reason: "link.egress.host",
+    count: 2,
+    bytes_up: 0,
+    bytes_down: 0,
+    duration_ms: 0,
+  },
 ];
 
 let env: IntegrationEnv;
@@ -112,7 +132,10 @@ async function jobWithEgress(p: Person, stepId: string, versionId: string, egres
     finished_at: new Date(now).toISOString(),
     egress,
   };
-  const attestation = { ...signStatement(statement, generateLinkKeyPair().privateKeyPem), key_id: `ed25519:${"e".repeat(64)}` };
+  const attestation = {
+    ...signStatement(statement, generateLinkKeyPair().privateKeyPem),
+    key_id: `ed25519:${"e".repeat(64)}`,
+  };
   await env.db.runJob.create({
     data: {
       id,
@@ -165,7 +188,14 @@ beforeAll(async () => {
   bob = await person("bob");
   const helper = await agent(alice, "Helper bot");
   const tricky = await agent(alice, '=cmd|" /c calc"!A1, "quoted"');
-  await step(alice, { versionId: versions.v2, tool: "echo", agentId: helper.id, daysAgo: 0.5, wallMs: 250, egress: EGRESS });
+  await step(alice, {
+    versionId: versions.v2,
+    tool: "echo",
+    agentId: helper.id,
+    daysAgo: 0.5,
+    wallMs: 250,
+    egress: EGRESS,
+  });
   await step(alice, {
     versionId: versions.v2,
     tool: "shout",
@@ -235,12 +265,18 @@ describe("listAudit", () => {
 
   it("lists the hosts each skill's tools tried, blocked ones as blocked, from the signed egress records", async () => {
     const week = await installs.listAudit({ userId: alice.id, days: 7, now: new Date(now) });
-    expect(week.steps.map((s) => s.hosts)).toEqual([["api.openvibe.services:443", "evil.example:443 (blocked)"], [], []]);
-    const hosts = await installs.auditHosts({ userId: alice.id, days: 7, now: new Date(now) });
-    expect(hosts.map((h) => [h.slug, h.host, h.port, h.verdict, h.runs, h.attempts, h.bytes_up, h.bytes_down])).toEqual([
-      ["audit-echo", "api.openvibe.services", 443, "allowed", 1, 1, 2100, 14_000],
-      ["audit-echo", "evil.example", 443, "denied", 1, 2, 0, 0],
+    expect(week.steps.map((s) => s.hosts)).toEqual([
+      ["api.openvibe.services:443", "evil.example:443 (blocked)"],
+      [],
+      [],
     ]);
+    const hosts = await installs.auditHosts({ userId: alice.id, days: 7, now: new Date(now) });
+    expect(hosts.map((h) => [h.slug, h.host, h.port, h.verdict, h.runs, h.attempts, h.bytes_up, h.bytes_down])).toEqual(
+      [
+        ["audit-echo", "api.openvibe.services", 443, "allowed", 1, 1, 2100, 14_000],
+        ["audit-echo", "evil.example", 443, "denied", 1, 2, 0, 0],
+      ],
+    );
     expect(await installs.auditHosts({ userId: bob.id, days: 90, now: new Date(now) })).toEqual([]);
   });
 

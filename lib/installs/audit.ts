@@ -197,7 +197,17 @@ export async function auditHosts(p: { userId: string; days: number; now?: Date }
   const days = assertAuditDays(p.days);
   const since = new Date((p.now ?? new Date()).getTime() - days * DAY_MS);
   const rows = await db.$queryRaw<
-    { slug: string; host: string; port: number; verdict: string; runs: number; attempts: bigint; up: bigint; down: bigint; last_at: Date }[]
+    {
+      slug: string;
+      host: string;
+      port: number;
+      verdict: string;
+      runs: number;
+      attempts: bigint;
+      up: bigint;
+      down: bigint;
+      last_at: Date;
+    }[]
   >`
     SELECT sk.slug, e->>'host' AS host, (e->>'port')::int AS port, e->>'verdict' AS verdict,
       COUNT(DISTINCT j.id)::int AS runs, SUM((e->>'count')::bigint) AS attempts,
@@ -241,7 +251,19 @@ export const AUDIT_CSV_HEADER = [
 ];
 
 export function auditCsvLine(r: AuditRow): string {
-  return csvRow([r.at, r.slug, r.version, r.tool, r.agent, r.status, r.exit, r.wall_ms, r.net, r.id, r.hosts.join("; ")]);
+  return csvRow([
+    r.at,
+    r.slug,
+    r.version,
+    r.tool,
+    r.agent,
+    r.status,
+    r.exit,
+    r.wall_ms,
+    r.net,
+    r.id,
+    r.hosts.join("; "),
+  ]);
 }
 
 /** The audit of the last N days as a CSV file, streamed a page at a time. */

@@ -19,7 +19,12 @@ export type LinkKeyView = {
   revoked_at: Date | null;
 };
 
-const keyView = (l: { id: string; publicKey: string; poolApprovedAt: Date | null; revokedAt: Date | null }): LinkKeyView => ({
+const keyView = (l: {
+  id: string;
+  publicKey: string;
+  poolApprovedAt: Date | null;
+  revokedAt: Date | null;
+}): LinkKeyView => ({
   link_id: l.id,
   algorithm: "Ed25519",
   key_id: keyIdOf(l.publicKey),

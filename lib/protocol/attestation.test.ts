@@ -52,7 +52,11 @@ describe("run attestations", () => {
   const keys = generateLinkKeyPair();
 
   it("signs the prefix and the canonical statement, and verifies with the public key only", () => {
-    expect(statementBytes(statement).toString("utf8").startsWith(ATTESTATION_PREFIX + '{"artifact":')).toBe(true);
+    expect(
+      statementBytes(statement)
+        .toString("utf8")
+        .startsWith(ATTESTATION_PREFIX + '{"artifact":'),
+    ).toBe(true);
     const { signature } = signStatement(statement, keys.privateKeyPem);
     expect(verifyStatement(statement, signature, keys.publicKey)).toBe(true);
     expect(verifyStatement({ ...statement, wall_ms: 13 }, signature, keys.publicKey)).toBe(false);
@@ -70,11 +74,11 @@ describe("run attestations", () => {
 
   it("names every field that does not match the run", () => {
     expect(statementMismatches(statement, run)).toEqual([]);
-    expect(statementMismatches(statement, { ...run, output: { slug: "hellp" }, stderr: "x", status: "error" })).toEqual([
-      "status",
-      "output_sha256",
-      "stderr_sha256",
+    expect(statementMismatches(statement, { ...run, output: { slug: "hellp" }, stderr: "x", status: "error" })).toEqual(
+      ["status", "output_sha256", "stderr_sha256"],
+    );
+    expect(statementMismatches({ ...statement, finished_at: "2025-01-01T00:00:00.000Z" }, run)).toEqual([
+      "finished_at",
     ]);
-    expect(statementMismatches({ ...statement, finished_at: "2025-01-01T00:00:00.000Z" }, run)).toEqual(["finished_at"]);
   });
 });

@@ -7,7 +7,14 @@ import { createHash, createPrivateKey, sign, verify } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
 import { egressRecordSchema } from "./egress";
-import { INTEGRITY_PATTERN, JOB_ID_PATTERN, LINK_ID_PATTERN, SHA256_PATTERN, SLUG_PATTERN, TOOL_NAME_PATTERN } from "./patterns";
+import {
+  INTEGRITY_PATTERN,
+  JOB_ID_PATTERN,
+  LINK_ID_PATTERN,
+  SHA256_PATTERN,
+  SLUG_PATTERN,
+  TOOL_NAME_PATTERN,
+} from "./patterns";
 import { parsePublicKey } from "./signing";
 import { RESULT_STATUSES } from "./statuses";
 
@@ -67,7 +74,9 @@ export function statementBytes(statement: RunStatement): Buffer {
 
 /** sha256 of a result's output: of its RFC 8785 form (`null` when the run produced none). */
 export function outputDigest(output: unknown): string {
-  return createHash("sha256").update(canonicalJson(output ?? null), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson(output ?? null), "utf8")
+    .digest("hex");
 }
 
 export function stderrDigest(stderr: string): string {
@@ -120,7 +129,11 @@ export function statementMismatches(statement: RunStatement, run: AttestedRun): 
   };
   same("job_id", statement.job_id, run.job_id);
   same("link_id", statement.link_id, run.link_id);
-  same("artifact", `${statement.artifact.name}@${statement.artifact.version}`, `${run.artifact.name}@${run.artifact.version}`);
+  same(
+    "artifact",
+    `${statement.artifact.name}@${statement.artifact.version}`,
+    `${run.artifact.name}@${run.artifact.version}`,
+  );
   same("integrity", statement.integrity, run.integrity);
   same("input_digest", statement.input_digest, run.input_digest);
   same("status", statement.status, run.status);

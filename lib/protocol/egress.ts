@@ -19,7 +19,11 @@ export const egressEntrySchema = z.strictObject({
   address: z.string().max(64).nullable(),
   verdict: z.enum(["allowed", "denied"]),
   /** Why it was denied (a `link.egress.*` code), or why an allowed connection failed; else null. */
-  reason: z.string().max(64).regex(/^[a-z][a-z0-9_.]*$/).nullable(),
+  reason: z
+    .string()
+    .max(64)
+    .regex(/^[a-z][a-z0-9_.]*$/)
+    .nullable(),
   /** How many attempts this entry stands for (the same host, port, address, verdict and reason). */
   count: z.number().int().min(1).max(1_000_000),
   bytes_up: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),

@@ -23,7 +23,11 @@ const invalid = (why: string) =>
  * The attestation to store with this result, or null when the job is not this Link's (the caller
  * answers that as it always has). Throws `run.result.signature_invalid` on any mismatch.
  */
-export async function verifiedAttestation(linkId: string, jobId: string, result: JobResultBody): Promise<Attestation | null> {
+export async function verifiedAttestation(
+  linkId: string,
+  jobId: string,
+  result: JobResultBody,
+): Promise<Attestation | null> {
   const job = await db.runJob.findUnique({
     where: { id: jobId },
     select: {

@@ -10,6 +10,7 @@ import {
   pinnedInputsSchema,
   signStatement,
   STATEMENT_TYPE,
+  STDERR_MAX_BYTES,
   stderrDigest,
   type LinkRunResult,
   type ResultRequest,
@@ -40,8 +41,22 @@ export function signedResult(
   result: LinkRunResult,
   times: { startedAt: Date; finishedAt: Date },
 ): ResultRequest {
-  const status = result.status === "cancelled" ? "refused" : result.status;
-  const output = status === "ok" ? result.output : undefined;
+  let status = result.status === "cancelled" ? "refused" : result.status;
+  let output = status === "ok" ? result.output : undefined;
+  let stderr = result.stderr;
+  let outputSha256: string;
+  try {
+    outputSha256 = outputDigest(output ?? null);
+  } catch {
+    // JSON without a canonical form (nested past the bound, a lone surrogate) cannot be vouched
+    // for: the run is reported as one whose output was not acceptable JSON.
+    status = "output";
+    output = undefined;
+    stderr = `${stderr}\n[openvibe-link: the output has no RFC 8785 form, so it is not reported]`.slice(
+      -STDERR_MAX_BYTES,
+    );
+    outputSha256 = outputDigest(null);
+  }
   const statement: RunStatement = {
     type: STATEMENT_TYPE,
     job_id: job.id,
@@ -50,8 +65,8 @@ export function signedResult(
     skill: { slug: job.skill.slug, version: job.skill.version, tool: job.skill.tool },
     integrity: job.skill.integrity,
     input_digest: inputDigest(job.inputs),
-    output_sha256: outputDigest(output ?? null),
-    stderr_sha256: stderrDigest(result.stderr),
+    output_sha256: outputSha256,
+    stderr_sha256: stderrDigest(stderr),
     status,
     wall_ms: result.wall_ms,
     max_rss_bytes: result.max_rss_bytes,
@@ -62,7 +77,7 @@ export function signedResult(
   return {
     status,
     output,
-    stderr: result.stderr,
+    stderr,
     exit: result.exit,
     wall_ms: result.wall_ms,
     max_rss_bytes: result.max_rss_bytes,

@@ -11,7 +11,10 @@ describe("parseHostMappings", () => {
     });
   });
 
-  it.each(["api.openvibe.services", "a=b:1", "a=127.0.0.1", "a=127.0.0.1:99999", "a b=127.0.0.1:80"])("refuses %j", (text) => {
-    expect(() => parseHostMappings(text)).toThrow(/OPENVIBE_LINK_HOSTS/);
-  });
+  it.each(["api.openvibe.services", "a=b:1", "a=127.0.0.1", "a=127.0.0.1:99999", "a b=127.0.0.1:80"])(
+    "refuses %j",
+    (text) => {
+      expect(() => parseHostMappings(text)).toThrow(/OPENVIBE_LINK_HOSTS/);
+    },
+  );
 });

@@ -11,7 +11,10 @@ import { knownLogKey } from "../../lib/tlog/known-logs";
 import { TrustStore } from "../../lib/tlog/trust-store";
 import { verifyVersion, type CheckName, type LogSource } from "../../lib/tlog/verify-version";
 
-export type LogRefusal = { code: "run.job.not_in_log" | "run.job.listing_changed" | "run.job.log_unverifiable"; message: string };
+export type LogRefusal = {
+  code: "run.job.not_in_log" | "run.job.listing_changed" | "run.job.log_unverifiable";
+  message: string;
+};
 type Skill = { slug: string; version: string; integrity: string };
 
 const CODE_OF: Record<CheckName, LogRefusal["code"]> = {
@@ -75,15 +78,23 @@ export class LogCheck {
         previousCheckpoint: pinned?.checkpoint ?? null,
       });
     } catch (err) {
-      return { code: "run.job.log_unverifiable", message: `The transparency log could not be checked: ${messageOf(err)}` };
+      return {
+        code: "run.job.log_unverifiable",
+        message: `The transparency log could not be checked: ${messageOf(err)}`,
+      };
     }
     if (report.checks.find((c) => c.name === "key")?.ok && report.servedKey) {
-      await store.save(this.server, report.servedKey, report.checkpoint?.note ?? pinned?.checkpoint ?? null).catch(() => undefined);
+      await store
+        .save(this.server, report.servedKey, report.checkpoint?.note ?? pinned?.checkpoint ?? null)
+        .catch(() => undefined);
     }
     const failed = report.checks.find((c) => !c.ok);
     if (!report.ok || failed) {
       const name = failed?.name ?? "entries";
-      return { code: CODE_OF[name], message: `${skill.slug}@${skill.version} does not match the registry's transparency log (${name}: ${failed?.detail ?? "not verified"}).` };
+      return {
+        code: CODE_OF[name],
+        message: `${skill.slug}@${skill.version} does not match the registry's transparency log (${name}: ${failed?.detail ?? "not verified"}).`,
+      };
     }
     if (servedIntegrity !== skill.integrity) {
       return {

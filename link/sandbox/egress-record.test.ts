@@ -24,7 +24,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   port = (server.address() as { port: number }).port;
-  sandbox = await Sandbox.create({ allowedHosts: [ALLOWED], hosts: { [ALLOWED]: `127.0.0.1:${port}` }, resolve: async () => [] });
+  sandbox = await Sandbox.create({
+    allowedHosts: [ALLOWED],
+    hosts: { [ALLOWED]: `127.0.0.1:${port}` },
+    resolve: async () => [],
+  });
 });
 
 afterAll(async () => {
@@ -36,7 +40,13 @@ async function run(source: string, net: NetPolicy) {
   const folder = sandbox.newJobFolder();
   writeFileSync(path.join(folder.files, "tool.js"), source);
   try {
-    return await sandbox.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net, limits: { wall_ms: 10_000, mem_bytes: 134_217_728 } });
+    return await sandbox.run({
+      folder,
+      entry: "tool.js",
+      input: Buffer.from("{}"),
+      net,
+      limits: { wall_ms: 10_000, mem_bytes: 134_217_728 },
+    });
   } finally {
     await sandbox.idle();
     sandbox.removeJobFolder(folder);
@@ -57,8 +67,24 @@ describe("a job's egress record (real sandbox)", () => {
     expect(result.output).toMatchObject({ got: BODY.length });
     const egress = egressRecordSchema.parse(result.egress);
     expect(egress).toEqual([
-      expect.objectContaining({ host: ALLOWED, port: 80, address: "127.0.0.1", verdict: "allowed", reason: null, count: 1 }),
-      expect.objectContaining({ host: "elsewhere.example", port: 80, address: null, verdict: "denied", reason: "link.egress.host", count: 1, bytes_up: 0, bytes_down: 0 }),
+      expect.objectContaining({
+        host: ALLOWED,
+        port: 80,
+        address: "127.0.0.1",
+        verdict: "allowed",
+        reason: null,
+        count: 1,
+      }),
+      expect.objectContaining({
+        host: "elsewhere.example",
+        port: 80,
+        address: null,
+        verdict: "denied",
+        reason: "link.egress.host",
+        count: 1,
+        bytes_up: 0,
+        bytes_down: 0,
+      }),
     ]);
     // The tool's fetch tunnels through CONNECT: the bytes are the tunnel's, request and response with their headers.
     expect(egress[0]!.bytes_up).toBeGreaterThanOrEqual(500);
@@ -68,7 +94,10 @@ describe("a job's egress record (real sandbox)", () => {
   });
 
   it("a net: deny tool has an empty record (it has no proxy to try)", async () => {
-    const result = await run(`fetch("http://${ALLOWED}/").then(() => "reached", (e) => "denied").then((r) => process.stdout.write(JSON.stringify(r)));`, "deny");
+    const result = await run(
+      `fetch("http://${ALLOWED}/").then(() => "reached", (e) => "denied").then((r) => process.stdout.write(JSON.stringify(r)));`,
+      "deny",
+    );
     expect(result.output).toBe("denied");
     expect(result.egress).toEqual([]);
   });

@@ -69,14 +69,34 @@ export class EgressRecorder {
         key = "overflow";
         entry = entries.get(key);
         if (!entry) {
-          entry = { host: OVERFLOW_HOST, port: 0, address: null, verdict: a.verdict, reason: "link.egress.record_full", count: 0, bytes_up: 0, bytes_down: 0, duration_ms: 0 };
+          entry = {
+            host: OVERFLOW_HOST,
+            port: 0,
+            address: null,
+            verdict: a.verdict,
+            reason: "link.egress.record_full",
+            count: 0,
+            bytes_up: 0,
+            bytes_down: 0,
+            duration_ms: 0,
+          };
           entries.set(key, entry);
         }
         // One denied attempt among the overflow makes the whole overflow entry read as denied.
         if (a.verdict === "denied") entry.verdict = "denied";
       }
       if (!entry) {
-        entry = { host: a.host, port: a.port, address: a.address, verdict: a.verdict, reason: a.reason, count: 0, bytes_up: 0, bytes_down: 0, duration_ms: 0 };
+        entry = {
+          host: a.host,
+          port: a.port,
+          address: a.address,
+          verdict: a.verdict,
+          reason: a.reason,
+          count: 0,
+          bytes_up: 0,
+          bytes_down: 0,
+          duration_ms: 0,
+        };
         entries.set(key, entry);
       }
       entry.count = Math.min(entry.count + 1, 1_000_000);

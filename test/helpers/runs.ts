@@ -91,7 +91,12 @@ export async function signed(link: TestLink, jobId: string, result: LinkRunResul
     result,
     { startedAt: new Date(), finishedAt: new Date() },
   );
-  return { ...request, stderr: request.stderr ?? "", exit: request.exit ?? null, max_rss_bytes: request.max_rss_bytes ?? null };
+  return {
+    ...request,
+    stderr: request.stderr ?? "",
+    exit: request.exit ?? null,
+    max_rss_bytes: request.max_rss_bytes ?? null,
+  };
 }
 
 /** Reports a result as the Link `link` (signed), through the server's result handling. */

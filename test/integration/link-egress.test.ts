@@ -51,20 +51,36 @@ beforeAll(async () => {
   const { createAgent } = await import("../../lib/agents");
   const { createPairingCode } = await import("../../lib/links");
   person = await createUser({ email: "egress@example.test", name: "Egress", password: null });
-  const doc = validateSkillDocument(sandboxSkill({ slug: "status-probe", version: "1.0.0", tools: [{ name: "probe", net: "public" }], code: FETCH_CODE }));
+  const doc = validateSkillDocument(
+    sandboxSkill({
+      slug: "status-probe",
+      version: "1.0.0",
+      tools: [{ name: "probe", net: "public" }],
+      code: FETCH_CODE,
+    }),
+  );
   if (!doc.ok) throw new Error(JSON.stringify(doc.errors));
   const { versionId } = await publishSkill({ ownerId: person.id, document: doc.document, scan: "none" });
   const scanned = await scanVersion(versionId);
   const row = await env.db.listing.findFirst({ where: { versionId }, select: { findingsHash: true } });
-  await installSkill({ userId: person.id, slug: "status-probe", version: "1.0.0", ...(scanned.status === "passed" ? {} : { findingsAck: row?.findingsHash ?? undefined }) });
+  await installSkill({
+    userId: person.id,
+    slug: "status-probe",
+    version: "1.0.0",
+    ...(scanned.status === "passed" ? {} : { findingsAck: row?.findingsHash ?? undefined }),
+  });
   await recordTopUp({ userId: person.id, amountMicros: 5_000_000n, paymentId: "egress", memo: "test" });
   agentToken = (await createAgent(person.id, { name: "egress-bot" })).token;
   const { code } = await createPairingCode(person.id);
   expect((await home.cli(["pair", code, "--server", server.url, "--name", "egress-laptop"])).status).toBe(0);
   expect((await home.cli(["skills", "on"])).status).toBe(0);
   link = home.start();
-  await until("the Link to poll", async () =>
-    (await env.db.link.findFirst({ where: { userId: person.id, lastSeenAt: { gt: new Date(Date.now() - 5_000) } } })) !== null,
+  await until(
+    "the Link to poll",
+    async () =>
+      (await env.db.link.findFirst({
+        where: { userId: person.id, lastSeenAt: { gt: new Date(Date.now() - 5_000) } },
+      })) !== null,
   ).catch((err: Error) => {
     throw new Error(`${err.message}\n${link.output()}`);
   });
@@ -91,7 +107,11 @@ describe("a tool's network, as its Link signed it", () => {
     const created = (await res.json()) as { id: string };
     expect(res.status, JSON.stringify(created)).toBe(201);
     await steps.decideStep(person.id, created.id, "once");
-    const done = (await (await fetch(`${server.url}/api/v1/steps/${created.id}?wait=25`, { headers: { authorization: `Bearer ${agentToken}` } })).json()) as {
+    const done = (await (
+      await fetch(`${server.url}/api/v1/steps/${created.id}?wait=25`, {
+        headers: { authorization: `Bearer ${agentToken}` },
+      })
+    ).json()) as {
       status: string;
       result?: { data: unknown };
     };
@@ -102,8 +122,21 @@ describe("a tool's network, as its Link signed it", () => {
     const runs = await import("../../lib/runs");
     const view = await runs.getRunForPerson(person.id, job.id);
     expect(view.egress).toEqual([
-      expect.objectContaining({ host: "api.openvibe.services", port: 80, address: "127.0.0.1", verdict: "allowed", count: 1 }),
-      expect.objectContaining({ host: "localhost", port: 80, address: null, verdict: "denied", reason: "link.egress.private", bytes_up: 0 }),
+      expect.objectContaining({
+        host: "api.openvibe.services",
+        port: 80,
+        address: "127.0.0.1",
+        verdict: "allowed",
+        count: 1,
+      }),
+      expect.objectContaining({
+        host: "localhost",
+        port: 80,
+        address: null,
+        verdict: "denied",
+        reason: "link.egress.private",
+        bytes_up: 0,
+      }),
     ]);
     expect(view.egress![0]!.bytes_down).toBeGreaterThanOrEqual(STATUS.length);
 
@@ -122,9 +155,13 @@ describe("a tool's network, as its Link signed it", () => {
       const file = path.join(tempDir("egress-run"), "RUN.json");
       await writeFile(file, JSON.stringify(await runs.exportRun(person.id, job.id)));
       const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(ROOT, "bin/openvibe.mjs"), "verify-run", file, "--server", keys.url], {
-          env: { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv,
-        });
+        const child = spawn(
+          process.execPath,
+          [path.join(ROOT, "bin/openvibe.mjs"), "verify-run", file, "--server", keys.url],
+          {
+            env: { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv,
+          },
+        );
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d) => (stdout += d));

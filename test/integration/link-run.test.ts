@@ -116,7 +116,9 @@ describe("a real Link", () => {
     expect(done).not.toHaveProperty("stderr");
     expect(done.exit_status).toBe("ok");
     // The Link signed it (net deny: an empty egress record), and the server checked that before recording.
-    expect(done).toMatchObject({ attestation: { statement: { status: "ok", egress: [] }, key_id: expect.stringMatching(/^ed25519:/) } });
+    expect(done).toMatchObject({
+      attestation: { statement: { status: "ok", egress: [] }, key_id: expect.stringMatching(/^ed25519:/) },
+    });
   });
 
   it("with always allow, the next call of that tool needs no click", async () => {

@@ -24,8 +24,28 @@ let versionId: string;
 let link: TestLink;
 
 const EGRESS: EgressRecord = [
-  { host: "api.openvibe.services", port: 443, address: "127.0.0.1", verdict: "allowed", reason: null, count: 1, bytes_up: 2100, bytes_down: 14_000, duration_ms: 40 },
-  { host: "evil.example", port: 443, address: null, verdict: "denied", reason: "link.egress.host", count: 2, bytes_up: 0, bytes_down: 0, duration_ms: 0 },
+  {
+    host: "api.openvibe.services",
+    port: 443,
+    address: "127.0.0.1",
+    verdict: "allowed",
+    reason: null,
+    count: 1,
+    bytes_up: 2100,
+    bytes_down: 14_000,
+    duration_ms: 40,
+  },
+  {
+    host: "evil.example",
+    port: 443,
+    address: null,
+    verdict: "denied",
+    reason: "link.egress.host",
+    count: 2,
+    bytes_up: 0,
+    bytes_down: 0,
+    duration_ms: 0,
+  },
 ];
 
 async function placedJob(on: TestLink = link) {
@@ -67,9 +87,16 @@ beforeAll(async () => {
   await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
   await recordTopUp({ userId: person.id, amountMicros: 10_000_000n, paymentId: "seed-attest", memo: "test" });
   link = await linkFor(env, person.id, { name: "laptop" });
-  const r = (p: string) => import(p) as Promise<{ GET: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response> }>;
+  const r = (p: string) =>
+    import(p) as Promise<{
+      GET: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+    }>;
   server = await serveRoutes([
-    { method: "GET", pattern: "/api/v1/links/[id]/key", handler: (await r("../../app/api/v1/links/[id]/key/route")).GET },
+    {
+      method: "GET",
+      pattern: "/api/v1/links/[id]/key",
+      handler: (await r("../../app/api/v1/links/[id]/key/route")).GET,
+    },
     { method: "GET", pattern: "/api/v1/pool/keys", handler: (await r("../../app/api/v1/pool/keys/route")).GET },
   ]);
 }, 120_000);
@@ -93,19 +120,56 @@ describe("the server records only results its Link signed", () => {
     expect(view.egress).toEqual(EGRESS);
     const job = await env.db.runJob.findUniqueOrThrow({ where: { id: jobId }, include: { step: true } });
     const { stepForAgent } = await import("../../lib/steps");
-    expect(stepForAgent({ ...job.step!, job: { ...job, link: null } })).toMatchObject({ attestation: { signature: body.attestation.signature } });
+    expect(stepForAgent({ ...job.step!, job: { ...job, link: null } })).toMatchObject({
+      attestation: { signature: body.attestation.signature },
+    });
   });
 
   it.each([
-    ["a forged signature", (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, attestation: signStatement(b.attestation.statement, generateLinkKeyPair().privateKeyPem) })],
-    ["an output changed after signing", (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, output: { slug: "hello-worle" } })],
-    ["a forged egress record", (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, attestation: { ...b.attestation, statement: { ...b.attestation.statement, egress: [] } } })],
-    ["a statement about another job", (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, attestation: signStatement({ ...b.attestation.statement, job_id: "job_01jc000000000000000000000z" }, link.privateKeyPem) })],
-    ["a statement of other code", (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, attestation: signStatement({ ...b.attestation.statement, integrity: `sha256:${"e".repeat(64)}` }, link.privateKeyPem) })],
+    [
+      "a forged signature",
+      (b: Awaited<ReturnType<typeof signed>>) => ({
+        ...b,
+        attestation: signStatement(b.attestation.statement, generateLinkKeyPair().privateKeyPem),
+      }),
+    ],
+    [
+      "an output changed after signing",
+      (b: Awaited<ReturnType<typeof signed>>) => ({ ...b, output: { slug: "hello-worle" } }),
+    ],
+    [
+      "a forged egress record",
+      (b: Awaited<ReturnType<typeof signed>>) => ({
+        ...b,
+        attestation: { ...b.attestation, statement: { ...b.attestation.statement, egress: [] } },
+      }),
+    ],
+    [
+      "a statement about another job",
+      (b: Awaited<ReturnType<typeof signed>>) => ({
+        ...b,
+        attestation: signStatement(
+          { ...b.attestation.statement, job_id: "job_01jc000000000000000000000z" },
+          link.privateKeyPem,
+        ),
+      }),
+    ],
+    [
+      "a statement of other code",
+      (b: Awaited<ReturnType<typeof signed>>) => ({
+        ...b,
+        attestation: signStatement(
+          { ...b.attestation.statement, integrity: `sha256:${"e".repeat(64)}` },
+          link.privateKeyPem,
+        ),
+      }),
+    ],
   ])("refuses %s with run.result.signature_invalid and records nothing", async (_what, forge) => {
     const jobId = await placedJob();
     const body = await signed(link, jobId, { ...ok({ slug: "hello-world" }), egress: EGRESS });
-    await expect(runs.recordResult(link, jobId, forge(body))).rejects.toMatchObject({ code: "run.result.signature_invalid" });
+    await expect(runs.recordResult(link, jobId, forge(body))).rejects.toMatchObject({
+      code: "run.result.signature_invalid",
+    });
     const job = await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } });
     expect([job.state, job.resultStatus, job.attestation]).toEqual(["running", null, null]);
     // The genuine result is still taken afterwards.
@@ -118,20 +182,35 @@ describe("Link keys", () => {
     const res = await fetch(`${server.url}/api/v1/links/${link.linkId}/key`);
     expect(res.status).toBe(200);
     const row = await env.db.link.findUniqueOrThrow({ where: { id: link.linkId } });
-    expect(await res.json()).toEqual({ link_id: link.linkId, algorithm: "Ed25519", key_id: keyIdOf(row.publicKey), public_key: row.publicKey, pool: false, revoked_at: null });
+    expect(await res.json()).toEqual({
+      link_id: link.linkId,
+      algorithm: "Ed25519",
+      key_id: keyIdOf(row.publicKey),
+      public_key: row.publicKey,
+      pool: false,
+      revoked_at: null,
+    });
     const missing = await fetch(`${server.url}/api/v1/links/abcdefghijklmnopqrstuvwxy/key`);
-    expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([404, "link.not_found"]);
+    expect([missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([
+      404,
+      "link.not_found",
+    ]);
     expect((await fetch(`${server.url}/api/v1/links/..%2F..%2Fx/key`)).status).toBe(404);
   });
 
   it("lists the keys of operator-approved pool Links only", async () => {
     const approved = await linkFor(env, person.id, { pool: true, approved: true });
     const offered = await linkFor(env, person.id, { pool: true });
-    const { keys } = (await (await fetch(`${server.url}/api/v1/pool/keys`)).json()) as { keys: { link_id: string; pool: boolean }[] };
+    const { keys } = (await (await fetch(`${server.url}/api/v1/pool/keys`)).json()) as {
+      keys: { link_id: string; pool: boolean }[];
+    };
     expect(keys.map((k) => k.link_id)).toContain(approved.linkId);
     expect(keys.map((k) => k.link_id)).not.toContain(offered.linkId);
     expect(keys.every((k) => k.pool)).toBe(true);
-    await env.db.link.updateMany({ where: { id: { in: [approved.linkId, offered.linkId] } }, data: { revokedAt: new Date() } });
+    await env.db.link.updateMany({
+      where: { id: { in: [approved.linkId, offered.linkId] } },
+      data: { revokedAt: new Date() },
+    });
   });
 });
 
@@ -147,7 +226,11 @@ describe("openvibe verify-run RUN.json", () => {
   beforeAll(async () => {
     dir = await tempDir("verify-run");
     const jobId = await placedJob();
-    await runs.recordResult(link, jobId, await signed(link, jobId, { ...ok({ slug: "hello-world", n: [1, 2.5] }), stderr: "warn\n", egress: EGRESS }));
+    await runs.recordResult(
+      link,
+      jobId,
+      await signed(link, jobId, { ...ok({ slug: "hello-world", n: [1, 2.5] }), stderr: "warn\n", egress: EGRESS }),
+    );
     exported = await runs.exportRun(person.id, jobId);
   });
 
@@ -168,14 +251,20 @@ describe("openvibe verify-run RUN.json", () => {
 
   it("refuses a forged signature", async () => {
     const forged = signStatement(exported.attestation.statement, generateLinkKeyPair().privateKeyPem);
-    const run = await cli(["verify-run", await write("sig.json", { ...exported, attestation: { ...exported.attestation, signature: forged.signature } })]);
+    const run = await cli([
+      "verify-run",
+      await write("sig.json", { ...exported, attestation: { ...exported.attestation, signature: forged.signature } }),
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/✗ signature/);
   });
 
   it("refuses a forged egress record", async () => {
     const statement = { ...exported.attestation.statement, egress: EGRESS.filter((e) => e.verdict === "allowed") };
-    const run = await cli(["verify-run", await write("egress.json", { ...exported, attestation: { ...exported.attestation, statement } })]);
+    const run = await cli([
+      "verify-run",
+      await write("egress.json", { ...exported, attestation: { ...exported.attestation, statement } }),
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/✗ signature/);
   });
@@ -183,7 +272,10 @@ describe("openvibe verify-run RUN.json", () => {
   it("refuses a statement re-signed by another key that claims to be this Link", async () => {
     const other = generateLinkKeyPair();
     const resigned = signStatement(exported.attestation.statement, other.privateKeyPem);
-    const run = await cli(["verify-run", await write("key.json", { ...exported, attestation: { ...resigned, key_id: keyIdOf(other.publicKey) } })]);
+    const run = await cli([
+      "verify-run",
+      await write("key.json", { ...exported, attestation: { ...resigned, key_id: keyIdOf(other.publicKey) } }),
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/✗ key .*publishes/);
   });

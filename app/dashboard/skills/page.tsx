@@ -162,7 +162,8 @@ export default async function MySkillsPage({ searchParams }: Props) {
             <div className={styles.tableWrap}>
               <table className={styles.table} data-testid="audit-hosts">
                 <caption className={styles.caption}>
-                  Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed it
+                  Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed
+                  it
                 </caption>
                 <thead>
                   <tr>

@@ -286,7 +286,12 @@ export function cancelJob(jobId: string, code: CancelCode, message: string): Pro
  * Finish (placed | running → succeeded | failed) with the result of the Link that holds it,
  * settled per started second at its placement's rate. A refusal or integrity failure ran nothing.
  */
-export function finishJob(linkId: string, jobId: string, result: JobResultBody, attestation: Attestation): Promise<Moved> {
+export function finishJob(
+  linkId: string,
+  jobId: string,
+  result: JobResultBody,
+  attestation: Attestation,
+): Promise<Moved> {
   const succeeded = result.status === "ok";
   return move(
     byId(jobId),

@@ -19,7 +19,8 @@ export const REFUSAL_WORDS: Record<string, string> = {
   "run.job.not_in_log": "This version is not in the registry's public transparency log, so the Link refused to run it.",
   "run.job.listing_changed":
     "This version's listing no longer matches the one in the public transparency log (it was changed), so the Link refused to run it.",
-  "run.job.log_unverifiable": "The Link could not check this version against the public transparency log, so it refused to run it.",
+  "run.job.log_unverifiable":
+    "The Link could not check this version against the public transparency log, so it refused to run it.",
 };
 
 export const EXPIRY_WORDS = {

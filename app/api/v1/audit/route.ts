@@ -1,6 +1,13 @@
 import { sessionPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
-import { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN, auditHosts, auditSummary, listAudit } from "@/lib/installs";
+import {
+  AUDIT_DAYS_DEFAULT,
+  AUDIT_DAYS_MAX,
+  AUDIT_DAYS_MIN,
+  auditHosts,
+  auditSummary,
+  listAudit,
+} from "@/lib/installs";
 
 /** Which tools of which skill ran in the last `days` days, newest first, paged by `cursor`; the hosts they tried. */
 export const GET = route({

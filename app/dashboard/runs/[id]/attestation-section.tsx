@@ -24,7 +24,13 @@ function EgressTable({ egress }: { egress: EgressRecord }) {
               {e.count > 1 ? <span className="muted"> ×{e.count}</span> : null}
             </td>
             <td className="mono">{e.address ?? "—"}</td>
-            <td>{e.verdict === "denied" ? `blocked (${e.reason ?? "refused"})` : e.reason ? `allowed, ${e.reason}` : "allowed"}</td>
+            <td>
+              {e.verdict === "denied"
+                ? `blocked (${e.reason ?? "refused"})`
+                : e.reason
+                  ? `allowed, ${e.reason}`
+                  : "allowed"}
+            </td>
             <td>{formatBytes(e.bytes_up)}</td>
             <td>{formatBytes(e.bytes_down)}</td>
             <td>{e.duration_ms} ms</td>
@@ -41,8 +47,14 @@ export function AttestationSection({ runId, attestation }: { runId: string; atte
     <>
       <section aria-labelledby="egress-title">
         <h2 id="egress-title">Network</h2>
-        <p className="hint">Every connection the tool tried through the Link&apos;s egress proxy, as the Link signed it.</p>
-        {attestation ? <EgressTable egress={attestation.statement.egress} /> : <p className="empty">No signed record (yet).</p>}
+        <p className="hint">
+          Every connection the tool tried through the Link&apos;s egress proxy, as the Link signed it.
+        </p>
+        {attestation ? (
+          <EgressTable egress={attestation.statement.egress} />
+        ) : (
+          <p className="empty">No signed record (yet).</p>
+        )}
       </section>
       <section className="panel" aria-labelledby="attestation-title">
         <h2 id="attestation-title">Signed result</h2>
@@ -61,7 +73,11 @@ export function AttestationSection({ runId, attestation }: { runId: string; atte
               <dd className="mono">sha256:{attestation.statement.output_sha256}</dd>
             </dl>
             <p>
-              <a href={`/api/v1/runs/${runId}/attestation`} download={`RUN-${runId}.json`} data-testid="export-attestation">
+              <a
+                href={`/api/v1/runs/${runId}/attestation`}
+                download={`RUN-${runId}.json`}
+                data-testid="export-attestation"
+              >
                 Export attestation
               </a>{" "}
               <span className="muted">
