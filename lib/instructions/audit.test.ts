@@ -83,15 +83,15 @@ describe("instruction audit", () => {
 });
 
 describe("openvibe-scan on a SKILL.md folder", () => {
-  const run = (args: string[]) => {
+  const run = async (args: string[]) => {
     let out = "";
-    const code = main(args, { out: (s) => (out += s), err: (s) => (out += s) });
+    const code = await main(args, { out: (s) => (out += s), err: (s) => (out += s) });
     return { code, out };
   };
   const corpus = path.join(import.meta.dirname, "corpus");
 
-  it("--json reports the folder in the code scanner's shape, with the instruction audit", () => {
-    const bad = run(["--json", path.join(corpus, "hostile", "encoded.exec--prereq-base64-macos")]);
+  it("--json reports the folder in the code scanner's shape, with the instruction audit", async () => {
+    const bad = await run(["--json", path.join(corpus, "hostile", "encoded.exec--prereq-base64-macos")]);
     expect(bad.code).toBe(1);
     const r = JSON.parse(bad.out.trim());
     expect(r).toMatchObject({ verdict: "failed", tools: [] });
@@ -99,7 +99,7 @@ describe("openvibe-scan on a SKILL.md folder", () => {
     expect(r.findings.map((f: { rule: string }) => f.rule)).toContain("encoded.exec");
     expect(r.instructions.asks).toContain("run shell commands");
 
-    const good = run([path.join(corpus, "benign", "pdf-processing")]);
+    const good = await run([path.join(corpus, "benign", "pdf-processing")]);
     expect(good.code).toBe(0);
     expect(good.out).toContain("pdf-processing: passed");
   });
