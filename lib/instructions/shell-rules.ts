@@ -130,6 +130,7 @@ function auditShellChunk(text: string, place: Place, ctx: Ctx, options: { asks?:
     for (const c of cmds) perCommand(c, add, ctx, place);
     redirects(root, add, ctx);
     scriptLevel(cmds, add, ctx);
+    variables(root, cmds, add);
     return true;
   });
   if (done === true) return true;
@@ -342,6 +343,35 @@ function heredocOf(n: Node): string | null {
     if (x.type === "heredoc_body") body = x.text;
   });
   return body;
+}
+
+const DOWNLOAD_WORD = /\b(?:curl|wget|fetch|aria2c|iwr|irm)\b/;
+const DECODE_WORD = /\bbase(?:64|32)\s+(?:-d|-D|--decode)\b|\bxxd\s+-r/;
+
+/** `X=$(curl …); eval "$X"`: a variable holding a download or decoded text, then run. */
+function variables(root: Node, cmds: Cmd[], add: Add): void {
+  const held = new Map<string, InstructionRuleId>();
+  walk(root, (n) => {
+    if (n.type !== "variable_assignment") return;
+    const name = n.childForFieldName("name")?.text;
+    const value = n.childForFieldName("value")?.text ?? "";
+    if (!name || !value.includes("$(") && !value.includes("`")) return;
+    if (DECODE_WORD.test(value)) held.set(name, "encoded.exec");
+    else if (DOWNLOAD_WORD.test(value)) held.set(name, "shell.download_exec");
+  });
+  if (!held.size) return;
+  const uses = (c: Cmd) => [...held].find(([v]) => c.args.some((a) => a.includes("$" + v) || a.includes("${" + v + "}")));
+  for (const c of cmds) {
+    if (!isInterpreter(c)) continue;
+    const hit = uses(c);
+    if (hit) add(hit[1], c.line, c.text);
+  }
+  walk(root, (n) => {
+    if (n.type !== "pipeline") return;
+    const stages = stagesOf(n);
+    const feeder = stages.findIndex((st) => st[0] && (st[0].name === "echo" || st[0].name === "printf") && uses(st[0]));
+    if (feeder !== -1 && stages.slice(feeder + 1).some((st) => st[0] && isInterpreter(st[0]))) add(uses(stages[feeder]![0]!)![1], n.startPosition.row, n.text);
+  });
 }
 
 /** Across the whole script: a credential or environment read together with sending data out. */
