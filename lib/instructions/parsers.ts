@@ -64,7 +64,7 @@ export function withTree<T>(language: "bash" | "python", text: string, read: (ro
   // met an error it gets a small allowance of further progress reports. Returning true cancels
   // the parse (web-tree-sitter hands the value to tree-sitter).
   const progressCallback = (state: { hasError: boolean }): boolean => {
-    if (state.hasError) afterError++;
+    if (state.hasError && language === "bash") afterError++;
     cancelled = afterError > ERROR_PROGRESS_MAX || performance.now() > deadline;
     return cancelled;
   };

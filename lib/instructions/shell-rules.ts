@@ -240,7 +240,8 @@ function perCommand(c: Cmd, add: Add, ctx: Ctx, place: Place): void {
   }
   if (["nc", "ncat", "netcat", "nc.traditional"].includes(name) && args.some((a) => /^-(?:e|c)$|^--(?:exec|sh-exec)/.test(a))) add("shell.reverse_shell", line, c.text);
   if (name === "socat" && /\b(?:exec|system):/i.test(joined)) add("shell.reverse_shell", line, c.text);
-  if (name === "crontab" && !(args.length === 1 && args[0] === "-l") && !(args.length === 0)) add("persistence.install", line, c.text);
+  if (name === "crontab" && args.length === 1 && args[0] === "-e") add("persistence.schedule", line, c.text);
+  else if (name === "crontab" && !(args.length === 1 && args[0] === "-l") && !(args.length === 0)) add("persistence.install", line, c.text);
   if (name === "launchctl" && /^(?:load|bootstrap|submit|enable)$/.test(args[0] ?? "")) add("persistence.install", line, c.text);
   if (name === "systemctl" && args.includes("--user") && args.some((a) => a === "enable" || a === "start")) add("persistence.install", line, c.text);
   if (["cp", "mv", "ln", "install", "tee"].includes(name) && args.some((a) => AUTOSTART_PATH.test(a))) add("persistence.install", line, c.text);
