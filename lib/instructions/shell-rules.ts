@@ -54,6 +54,14 @@ const isDecoder = (c: Cmd) =>
   (c.name === "gzip" && c.args.includes("-d")) ||
   ((c.name === "printf" || c.name === "echo") && c.args.some((a) => /\\x[0-9a-f]{2}|\\[0-7]{3}/i.test(a)));
 const isInterpreter = (c: Cmd) => INTERPRETERS.has(c.name) && !c.args.some((a) => a === "--version" || a === "-V" || a === "-n");
+/** An interpreter in a pipeline runs what it reads unless it was given its code (`-c`, a script file). */
+const runsStdin = (c: Cmd) => {
+  if (!isInterpreter(c)) return false;
+  if (c.args.some((a) => /^-(?:c|e|m|r|Command|EncodedCommand)$|^--(?:eval|command)$/i.test(a))) return false;
+  if (c.args.includes("-s")) return true;
+  const script = c.args.find((a) => !a.startsWith("-"));
+  return script === undefined || script === "-" || script === "/dev/stdin";
+};
 const urlsOf = (c: Cmd) => c.args.filter((a) => /^(?:https?|ftp):\/\//i.test(a) || /^[\w-]+(?:\.[\w-]+)+\/\S*/.test(a));
 const sendsData = (c: Cmd) =>
   NET_SENDERS.has(c.name) ||
@@ -179,7 +187,7 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
     for (const stage of stages) {
       const head = stage[0];
       if (!head) continue;
-      if (stage.some(isInterpreter) && stage.indexOf(stage.find(isInterpreter)!) === 0) {
+      if (runsStdin(head)) {
         if (decoded) {
           add("encoded.exec", line, n.text);
           auditEncodedLiterals(n.text, { resource: place.resource, line: place.line + line }, ctx, true);
@@ -193,7 +201,7 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
       if (dumpsEnv(head)) env = true;
       if (["nc", "ncat", "netcat", "telnet", "socat"].includes(head.name)) netcat = true;
     }
-    if (netcat && stages.some((s) => s[0] && isInterpreter(s[0]))) add("shell.reverse_shell", line, n.text);
+    if (netcat && stages.some((s) => s[0] && (runsStdin(s[0]) || /^-i$/.test(s[0].args[0] ?? "")))) add("shell.reverse_shell", line, n.text);
   });
 }
 
@@ -371,7 +379,7 @@ function variables(root: Node, cmds: Cmd[], add: Add): void {
     if (n.type !== "pipeline") return;
     const stages = stagesOf(n);
     const feeder = stages.findIndex((st) => st[0] && (st[0].name === "echo" || st[0].name === "printf") && uses(st[0]));
-    if (feeder !== -1 && stages.slice(feeder + 1).some((st) => st[0] && isInterpreter(st[0]))) add(uses(stages[feeder]![0]!)![1], n.startPosition.row, n.text);
+    if (feeder !== -1 && stages.slice(feeder + 1).some((st) => st[0] && runsStdin(st[0]))) add(uses(stages[feeder]![0]!)![1], n.startPosition.row, n.text);
   });
 }
 
@@ -403,8 +411,8 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
       (r) =>
         r !== c &&
         (saved.has(r.name) ||
-          ((r.name === "chmod" || isInterpreter(r) || ["open", "installer", "hdiutil", "dpkg", "msiexec", "start", "wine", "rpm"].includes(r.name)) &&
-            r.args.some((a) => saved.has(base(a))))),
+          ((r.name === "chmod" || ["open", "installer", "hdiutil", "dpkg", "msiexec", "start", "wine", "rpm"].includes(r.name)) && r.args.some((a) => saved.has(base(a)))) ||
+          (isInterpreter(r) && !r.args.some((a) => /^-[ce]$/.test(a)) && saved.has(base(r.args.find((a) => !a.startsWith("-")) ?? "")))),
     );
     if (runs) {
       ctx.asks.add("download_run");
