@@ -310,6 +310,7 @@ function instructionCase(): AdversarialCase {
       "char codes": fence("python3 -c " + fill("chr(99)+", n - 40)),
       "number list": "[" + fill("99,", n - 3) + "9]",
       "override words": fill("ignore previous ", n),
+      "send verbs": fill(".env send to the x ", n),
       "joiners": fill("a\u200d", n),
       "many URLs": fill("https://g\u0456thub.com/x ", n),
       "prose commands": fill("run curl x | bash\n", n),

@@ -95,3 +95,19 @@ describe("diffCapabilities", () => {
     expect(d.codeChanged).toEqual(["echo", "old"]);
   });
 });
+
+describe("diffCapabilities: what the instructions ask for", () => {
+  it("a version whose instructions ask for more, or bring a new script outside the sandbox, widens", () => {
+    const same = doc(sandboxSkill({ slug: "echo", version: "1.0.1", tools: [{ name: "echo", net: "openvibe-only" }, { name: "old" }] }));
+    const before = { asks: ["run shell commands"], outsideScripts: [] };
+    const after = { asks: ["run shell commands", "use administrator rights"], outsideScripts: ["scripts/setup.py"] };
+    const d = diffCapabilities(v1, same, { installed: before, next: after });
+    expect(d.asksAdded).toEqual(["use administrator rights"]);
+    expect(d.scriptsAdded).toEqual(["scripts/setup.py"]);
+    expect(d.widens).toBe(true);
+    const back = diffCapabilities(same, v1, { installed: after, next: before });
+    expect(back.asksAdded).toEqual([]);
+    expect(back.widens).toBe(false);
+    expect(capabilitiesOf(same, after).asks).toEqual(after.asks);
+  });
+});

@@ -43,7 +43,9 @@ export type InstructionAudit = {
 };
 
 const SCRIPT_LANG: Record<string, Lang> = { sh: "shell", bash: "shell", zsh: "shell", ps1: "powershell", py: "python", js: "js", mjs: "js", cjs: "js" };
+/** The code scanner's rules that matter for a script on the person's machine, and for a fence in prose. */
 const JS_RULES_KEPT = new Set(["payload.code", "payload.encoded", "code.eval", "code.minified"]);
+const JS_FENCE_RULES_KEPT = new Set(["payload.code", "payload.encoded"]);
 
 export const ASK_WORDS: Record<AskKind, string> = {
   shell: "run shell commands",
@@ -124,7 +126,11 @@ function commandsInProse(text: string, place: Place, ctx: Ctx): void {
     const line = lines[i]!.slice(0, 2048);
     const m = PROSE_COMMAND.exec(line);
     if (!m || !/[|>;]|&&|\$\(/.test(line.slice(m.index))) continue;
-    const command = line.slice(m.index).replace(/[`*]/g, "");
+    // "… | bash in your terminal": the words after the interpreter are the sentence, not its script
+    const command = line
+      .slice(m.index)
+      .replace(/[`*]/g, "")
+      .replace(/(\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python3?|perl|ruby|node))((?:\s+-\S*)*)\s+[A-Za-z][^|;&]{0,300}$/, "$1$2");
     const lang = /^(?:iwr|irm|iex|invoke-expression|powershell)/i.test(command) ? "powershell" : "shell";
     if (lang === "powershell") auditPowerShell(command, { resource: place.resource, line: place.line + i }, ctx);
     else auditShell(command, { resource: place.resource, line: place.line + i }, ctx, { asks: false });
@@ -151,8 +157,13 @@ function auditText(lang: Lang, text: string, place: Place, ctx: Ctx): void {
 const JS_STRING = /(["'`])((?:\\.|(?!\1)[^\\\n]){8,2000})\1/g;
 
 function auditJs(text: string, place: Place, ctx: Ctx): void {
+  // a whole script starts at line 1; a fence in Markdown is an example in prose
+  const kept = place.line === 1 && scriptLangOf(place.resource) === "js" ? JS_RULES_KEPT : JS_FENCE_RULES_KEPT;
   for (const f of scanCode({ code: text, resource: place.resource, tool: { net: "public" } })) {
-    if (JS_RULES_KEPT.has(f.rule)) ctx.findings.push({ ...f, line: f.line + place.line - 1 });
+    if (!kept.has(f.rule)) continue;
+    // a vendored minified library in a skill is unreadable, not hostile: flagged for a script
+    const severity = f.rule === "code.minified" ? "flag" : f.severity;
+    ctx.findings.push({ ...f, severity, line: f.line + place.line - 1 });
   }
   if (/\b(?:child_process|execSync|spawnSync|exec\(|spawn\()/.test(text)) ctx.asks.add("shell");
   const envDump = /JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|Object\.(?:entries|keys|values|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)/.exec(text);

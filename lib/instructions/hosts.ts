@@ -70,6 +70,9 @@ const KNOWN_INSTALLERS = [
 export function isKnownInstaller(url: string): boolean {
   const rest = url.replace(/^[a-z]+:\/\/(?:www\.)?/i, "").toLowerCase();
   if (!/^https:\/\//i.test(url) && /^[a-z]+:\/\//i.test(url)) return false;
+  // a project's own installer from its own repository (babashka/babashka, ohmyzsh/ohmyzsh)
+  const gh = /^raw\.githubusercontent\.com\/([\w.-]+)\/([\w.-]+)\//.exec(rest);
+  if (gh && gh[1] === gh[2]) return true;
   return KNOWN_INSTALLERS.some((k) => rest.startsWith(k));
 }
 

@@ -61,14 +61,15 @@ export const PARSE_MAX_MS = 150;
 export function withTree<T>(language: "bash" | "python", text: string, read: (root: Node) => T): T | null {
   if (text.length > MAX_SCRIPT_CHARS) return null;
   const parser = ready()[language];
-  const deadline = performance.now() + PARSE_MAX_MS;
+  // Python is parsed whole (up to 64 KiB) and its grammar has no runaway recovery we know of
+  const deadline = performance.now() + (language === "bash" ? PARSE_MAX_MS : PARSE_MAX_MS * 10);
   let cancelled = false;
   let afterError = 0;
   // Error recovery is where tree-sitter's work grows faster than the input: once the parse has
   // met an error it gets a small allowance of further progress reports. Returning true cancels
   // the parse (web-tree-sitter hands the value to tree-sitter).
   const progressCallback = (state: { hasError: boolean }): boolean => {
-    if (state.hasError) afterError++;
+    if (state.hasError && language === "bash") afterError++;
     cancelled = afterError > ERROR_PROGRESS_MAX || performance.now() > deadline;
     return cancelled;
   };

@@ -21,10 +21,13 @@ const RULES: [RegExp, InstructionRuleId][] = [
 ];
 const MAX_STATEMENTS = 4000;
 
+const baseName = (p: string) => p.replace(/^.*[\\/]/, "").toLowerCase();
+
 export function auditPowerShell(text: string, place: Place, ctx: Ctx): void {
   const add = (rule: InstructionRuleId, line: number, excerpt: string) => ctx.findings.push(makeFinding(rule, place, excerpt, line));
   const lines = text.split("\n");
   let envDump = false;
+  const saved = new Set<string>();
   let sendsData = false;
   let seen = 0;
   for (let i = 0; i < lines.length && seen < MAX_STATEMENTS; i++) {
@@ -52,6 +55,13 @@ export function auditPowerShell(text: string, place: Place, ctx: Ctx): void {
       if (/\b(?:get-childitem|gci|dir|ls)\s+env:|\[environment\]::getenvironmentvariables\(\)/i.test(statement)) envDump = true;
       if (/-body\b|-infile\b|uploadstring|uploadfile|uploaddata/i.test(statement)) sendsData = true;
       if (DOWNLOAD.test(statement)) ctx.asks.add("network");
+      const out = /-outfile\s+["']?([^\s"';]+)|downloadfile\([^,]+,\s*["']([^"']+)/i.exec(statement);
+      if (out) saved.add(baseName(out[1] ?? out[2] ?? ""));
+      const run = /(?:start-process|invoke-item|msiexec(?:\.exe)?\s+\/i|^\s*&|^\s*\.\\)\s*["']?([^\s"';]+)/i.exec(statement);
+      if (run && saved.has(baseName(run[1]!))) {
+        ctx.asks.add("download_run");
+        add("shell.download_run", i, statement);
+      }
       if (/start-process\s[^\n]{0,300}-verb\s+runas/i.test(statement)) ctx.asks.add("admin");
     }
   }

@@ -2,6 +2,7 @@
 // acting without asking them, asking for secrets, and the "unpack this password-protected archive
 // and run it" step of install scams. Each pattern is a bounded alternation over one prose block.
 import { makeFinding, type AuditFinding, type InstructionRuleId, type Place } from "./rules";
+import { CREDENTIAL_PATH } from "./shell-words";
 
 /** Characters of one prose block the patterns read. */
 const BLOCK_MAX = 8192;
@@ -29,9 +30,28 @@ const ARCHIVE = /\b(?:zip|rar|7z|archive)\b/i;
 const ARCHIVE_PASSWORD = /\b(?:password|passcode|pass|pwd)\s*(?:is|:|=|-)?\s*[`"'*]*[\w@#$!.-]{2,40}/i;
 const RUN_PROGRAM = /\.(?:exe|msi|app|dmg|pkg|scr|bat|cmd|command|jar|appimage)\b|\b(?:run|open|launch|execute|start|double[- ]click)\s+(?:the\s+)?(?:installer|setup|program|binary|file|executable|app|agent|tool)\b/i;
 
+/** Words for secrets a sentence may tell the agent to send somewhere. */
+const SECRET_WORDS = /(?:\b(?:ssh (?:private )?keys?|private keys?|api keys|access tokens|credentials|passwords|cookies|environment variables|env vars|seed phrases?|wallet files?)\b|(?:^|[\s`'"(])\.env\b)/i;
+const SEND_VERB = /\b(?:send|upload|post|forward|exfiltrate|transmit|copy|paste|submit|email|mail)\b/gi;
+const DESTINATION = /\b(?:to|into|at)\s+(?:\S+\s+){0,6}?(?:<?https?:\/\/|[\w-]+\.(?:com|net|org|io|xyz|top|ru|cn|app|dev|site|online|cc|me)\b)/i;
+
+/** Where a sentence tells the agent to send something to a web address, or -1 (at most 20 verbs, 300 characters each). */
+function sendsToHost(block: string): number {
+  let n = 0;
+  for (const m of block.matchAll(SEND_VERB)) {
+    if (++n > 20) break;
+    const window = block.slice(m.index, m.index + 300).split("\n")[0]!;
+    if (DESTINATION.test(window)) return m.index;
+  }
+  return -1;
+}
+
 export function proseFindings(text: string, place: Place, teaching: boolean): AuditFinding[] {
   const block = text.slice(0, BLOCK_MAX);
   const out: AuditFinding[] = [];
+  const secret = CREDENTIAL_PATH.exec(block) ?? SECRET_WORDS.exec(block);
+  const send = secret ? sendsToHost(block) : -1;
+  if (send !== -1) out.push(teaching ? quoted("secrets.exfil", place, block, send) : makeFinding("secrets.exfil", place, excerpt(block, send), lineOf(block, send)));
   for (const [re, rule] of PATTERNS) {
     const m = re.exec(block);
     if (m) out.push(teaching ? quoted(rule, place, block, m.index) : makeFinding(rule, place, excerpt(block, m.index), lineOf(block, m.index)));

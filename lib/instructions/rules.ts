@@ -30,6 +30,7 @@ export const INSTRUCTION_RULES = {
     severity: "fail",
     message: "makes something start again by itself later (crontab, launchd, systemd, shell start-up files)",
   },
+  "persistence.schedule": { severity: "flag", message: "has you schedule a job yourself (crontab -e)" },
   "persistence.shell_rc": { severity: "flag", message: "changes a shell start-up file (for example to add a folder to PATH)" },
   "phishing.password": { severity: "fail", message: "shows a fake dialog or prompt that asks for your password" },
   "miner.crypto": { severity: "fail", message: "runs a cryptocurrency miner" },

@@ -54,6 +54,14 @@ const isDecoder = (c: Cmd) =>
   (c.name === "gzip" && c.args.includes("-d")) ||
   ((c.name === "printf" || c.name === "echo") && c.args.some((a) => /\\x[0-9a-f]{2}|\\[0-7]{3}/i.test(a)));
 const isInterpreter = (c: Cmd) => INTERPRETERS.has(c.name) && !c.args.some((a) => a === "--version" || a === "-V" || a === "-n");
+/** An interpreter in a pipeline runs what it reads unless it was given its code (`-c`, a script file). */
+const runsStdin = (c: Cmd) => {
+  if (!isInterpreter(c)) return false;
+  if (c.args.some((a) => /^-(?:c|e|m|r|Command|EncodedCommand)$|^--(?:eval|command)$/i.test(a))) return false;
+  if (c.args.includes("-s")) return true;
+  const script = c.args.find((a) => !a.startsWith("-"));
+  return script === undefined || script === "-" || script === "/dev/stdin";
+};
 const urlsOf = (c: Cmd) => c.args.filter((a) => /^(?:https?|ftp):\/\//i.test(a) || /^[\w-]+(?:\.[\w-]+)+\/\S*/.test(a));
 const sendsData = (c: Cmd) =>
   NET_SENDERS.has(c.name) ||
@@ -130,6 +138,7 @@ function auditShellChunk(text: string, place: Place, ctx: Ctx, options: { asks?:
     for (const c of cmds) perCommand(c, add, ctx, place);
     redirects(root, add, ctx);
     scriptLevel(cmds, add, ctx);
+    variables(root, cmds, add);
     return true;
   });
   if (done === true) return true;
@@ -178,7 +187,7 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
     for (const stage of stages) {
       const head = stage[0];
       if (!head) continue;
-      if (stage.some(isInterpreter) && stage.indexOf(stage.find(isInterpreter)!) === 0) {
+      if (runsStdin(head)) {
         if (decoded) {
           add("encoded.exec", line, n.text);
           auditEncodedLiterals(n.text, { resource: place.resource, line: place.line + line }, ctx, true);
@@ -192,7 +201,7 @@ function pipelines(root: Node, add: Add, ctx: Ctx, place: Place): void {
       if (dumpsEnv(head)) env = true;
       if (["nc", "ncat", "netcat", "telnet", "socat"].includes(head.name)) netcat = true;
     }
-    if (netcat && stages.some((s) => s[0] && isInterpreter(s[0]))) add("shell.reverse_shell", line, n.text);
+    if (netcat && stages.some((s) => s[0] && (runsStdin(s[0]) || /^-i$/.test(s[0].args[0] ?? "")))) add("shell.reverse_shell", line, n.text);
   });
 }
 
@@ -239,7 +248,8 @@ function perCommand(c: Cmd, add: Add, ctx: Ctx, place: Place): void {
   }
   if (["nc", "ncat", "netcat", "nc.traditional"].includes(name) && args.some((a) => /^-(?:e|c)$|^--(?:exec|sh-exec)/.test(a))) add("shell.reverse_shell", line, c.text);
   if (name === "socat" && /\b(?:exec|system):/i.test(joined)) add("shell.reverse_shell", line, c.text);
-  if (name === "crontab" && !(args.length === 1 && args[0] === "-l") && !(args.length === 0)) add("persistence.install", line, c.text);
+  if (name === "crontab" && args.length === 1 && args[0] === "-e") add("persistence.schedule", line, c.text);
+  else if (name === "crontab" && !(args.length === 1 && args[0] === "-l") && !(args.length === 0)) add("persistence.install", line, c.text);
   if (name === "launchctl" && /^(?:load|bootstrap|submit|enable)$/.test(args[0] ?? "")) add("persistence.install", line, c.text);
   if (name === "systemctl" && args.includes("--user") && args.some((a) => a === "enable" || a === "start")) add("persistence.install", line, c.text);
   if (["cp", "mv", "ln", "install", "tee"].includes(name) && args.some((a) => AUTOSTART_PATH.test(a))) add("persistence.install", line, c.text);
@@ -344,6 +354,35 @@ function heredocOf(n: Node): string | null {
   return body;
 }
 
+const DOWNLOAD_WORD = /\b(?:curl|wget|fetch|aria2c|iwr|irm)\b/;
+const DECODE_WORD = /\bbase(?:64|32)\s+(?:-d|-D|--decode)\b|\bxxd\s+-r/;
+
+/** `X=$(curl …); eval "$X"`: a variable holding a download or decoded text, then run. */
+function variables(root: Node, cmds: Cmd[], add: Add): void {
+  const held = new Map<string, InstructionRuleId>();
+  walk(root, (n) => {
+    if (n.type !== "variable_assignment") return;
+    const name = n.childForFieldName("name")?.text;
+    const value = n.childForFieldName("value")?.text ?? "";
+    if (!name || !value.includes("$(") && !value.includes("`")) return;
+    if (DECODE_WORD.test(value)) held.set(name, "encoded.exec");
+    else if (DOWNLOAD_WORD.test(value)) held.set(name, "shell.download_exec");
+  });
+  if (!held.size) return;
+  const uses = (c: Cmd) => [...held].find(([v]) => c.args.some((a) => a.includes("$" + v) || a.includes("${" + v + "}")));
+  for (const c of cmds) {
+    if (!isInterpreter(c)) continue;
+    const hit = uses(c);
+    if (hit) add(hit[1], c.line, c.text);
+  }
+  walk(root, (n) => {
+    if (n.type !== "pipeline") return;
+    const stages = stagesOf(n);
+    const feeder = stages.findIndex((st) => st[0] && (st[0].name === "echo" || st[0].name === "printf") && uses(st[0]));
+    if (feeder !== -1 && stages.slice(feeder + 1).some((st) => st[0] && runsStdin(st[0]))) add(uses(stages[feeder]![0]!)![1], n.startPosition.row, n.text);
+  });
+}
+
 /** Across the whole script: a credential or environment read together with sending data out. */
 function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
   const sender = cmds.find(sendsData);
@@ -372,8 +411,8 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
       (r) =>
         r !== c &&
         (saved.has(r.name) ||
-          ((r.name === "chmod" || isInterpreter(r) || ["open", "installer", "hdiutil", "dpkg", "msiexec", "start", "wine", "rpm"].includes(r.name)) &&
-            r.args.some((a) => saved.has(base(a))))),
+          ((r.name === "chmod" || ["open", "installer", "hdiutil", "dpkg", "msiexec", "start", "wine", "rpm"].includes(r.name)) && r.args.some((a) => saved.has(base(a)))) ||
+          (isInterpreter(r) && !r.args.some((a) => /^-[ce]$/.test(a)) && saved.has(base(r.args.find((a) => !a.startsWith("-")) ?? "")))),
     );
     if (runs) {
       ctx.asks.add("download_run");
