@@ -191,7 +191,9 @@ test("cost before consent, top up and approve, and the run in the runs list", as
     .filter({ has: page.getByRole("button", { name: "Approve once" }) });
   await expect(liveCard).toBeVisible();
   await liveCard.getByRole("button", { name: "Approve once" }).click();
-  await expect(page.locator(`li[data-step-id="${liveId}"]`)).toContainText("succeeded", { timeout: 30_000 });
+  await expect(
+    page.getByRole("region", { name: "Recent steps" }).locator(`li[data-step-id="${liveId}"]`),
+  ).toContainText("succeeded", { timeout: 30_000 });
 
   await page.goto(url("/dashboard/runs?status=succeeded"));
   await expect(page.locator("tr[data-run-id]")).toHaveCount(2);

@@ -3,6 +3,7 @@
 // run can cost. Shared by /skills/<slug> (latest live version) and /skills/<slug>/<version>.
 import Link from "next/link";
 import { FindingsList, lineAnchor } from "@/components/findings-list";
+import { LiveRefresh } from "@/components/live-refresh";
 import { Markdown } from "@/components/markdown";
 import { NetBadge } from "@/components/net-badge";
 import { OutsideScriptsLine } from "@/components/outside-scripts";
@@ -30,6 +31,8 @@ export function SkillView({ data }: { data: SkillPageData }) {
   const findingsByTool = (tool: string) => data.findings.filter((f) => f.tool === tool).length;
   return (
     <article className={styles.page}>
+      {/* The author's scan events (or a slow poll for anyone else) show the verdict when it lands. */}
+      {v.status === "scanning" ? <LiveRefresh events={["scans"]} /> : null}
       <p className="breadcrumb">
         <Link href="/">Browse</Link> / <Link href={`/skills/${data.slug}`}>{data.slug}</Link>
         {v.isLatest ? null : <> / {v.version}</>}
