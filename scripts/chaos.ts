@@ -19,10 +19,7 @@ const SCENARIO_BOUND_MS = 4 * 60_000;
 type Row = { scenario: string; outcome: "held" | "broken"; checked: string; seconds: number };
 
 function table(rows: Row[]): string {
-  const widths = [
-    Math.max(8, ...rows.map((r) => r.scenario.length)),
-    7,
-  ];
+  const widths = [Math.max(8, ...rows.map((r) => r.scenario.length)), 7];
   const line = (a: string, b: string, c: string) => `${a.padEnd(widths[0]!)} | ${b.padEnd(widths[1]!)} | ${c}`;
   return [
     line("scenario", "outcome", "what was checked"),
@@ -110,7 +107,13 @@ async function runOne(scenario: Scenario, ctx: ChaosContext, started: number): P
   const t0 = Date.now();
   const left = RUN_BOUND_MS - (t0 - started);
   const seconds = () => Math.round((Date.now() - t0) / 1000);
-  if (left <= 0) return { scenario: scenario.name, outcome: "broken", checked: "not run: the 10-minute bound was spent", seconds: 0 };
+  if (left <= 0)
+    return {
+      scenario: scenario.name,
+      outcome: "broken",
+      checked: "not run: the 10-minute bound was spent",
+      seconds: 0,
+    };
   console.log(`▸ ${scenario.name} …`);
   try {
     const checked = await withBound(scenario.run(ctx), Math.min(SCENARIO_BOUND_MS, left), scenario.name);

@@ -33,16 +33,20 @@ async function dropAfterPost(upstream: string, drops: number) {
     const m = /^\/api\/link\/v1\/jobs\/([^/]+)\/result$/.exec(req.url ?? "");
     const n = m ? (posts.get(m[1]!) ?? 0) + 1 : 0;
     if (m) posts.set(m[1]!, n);
-    const up = httpRequest(new URL(req.url ?? "/", upstream), { method: req.method, headers: req.headers }, (answer) => {
-      if (m && n <= drops) {
-        // The server has the result and answered; the Link never hears it.
-        answer.resume();
-        answer.on("end", () => res.destroy());
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const up = httpRequest(
+      new URL(req.url ?? "/", upstream),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        if (m && n <= drops) {
+          // The server has the result and answered; the Link never hears it.
+          answer.resume();
+          answer.on("end", () => res.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on("error", () => res.destroy());
     res.on("close", () => up.destroy());
     req.pipe(up);
@@ -73,7 +77,11 @@ const resultRepeated: Scenario = {
       const stepIds = await Promise.all(
         Array.from({ length: 5 }, (_, i) => callUntilStored(() => web.url, ctx, `repost ${i}`, answers)),
       );
-      checks.that(unexpectedAnswers(answers).length === 0, "5 calls stored (201; a 503 only with Retry-After)", answers.map((a) => a.status));
+      checks.that(
+        unexpectedAnswers(answers).length === 0,
+        "5 calls stored (201; a 503 only with Retry-After)",
+        answers.map((a) => a.status),
+      );
       const ends = await Promise.all(stepIds.map((id) => waitStep([web.url], ctx.world, id, 60_000)));
       checks.that(
         ends.every((e) => e.status === "succeeded"),
@@ -89,7 +97,10 @@ const resultRepeated: Scenario = {
         "each result reached the server 3 times (2 answers lost, then one heard)",
         jobs.map((j) => proxy.posts.get(j.id)),
       );
-      const m = await money(ctx, jobs.map((j) => j.id));
+      const m = await money(
+        ctx,
+        jobs.map((j) => j.id),
+      );
       checks.that(m.holds === 5 && m.settlements === 5, "one hold and one settlement per job", m);
       checks.that(m.sum === -m.cost && m.cost > 0n, "charged once: the ledger moved by the jobs' cost", m);
       const after = (await ctx.db.link.findUniqueOrThrow({ where: { id: link.linkId } })).jobsRun;
@@ -119,7 +130,11 @@ const webRestart: Scenario = {
       const stepIds = await Promise.all(
         Array.from({ length: 5 }, (_, i) => callUntilStored(() => web.url, ctx, `wait 1500 restart ${i}`, answers)),
       );
-      checks.that(unexpectedAnswers(answers).length === 0, "5 calls stored (201; a 503 only with Retry-After)", answers.map((a) => a.status));
+      checks.that(
+        unexpectedAnswers(answers).length === 0,
+        "5 calls stored (201; a 503 only with Retry-After)",
+        answers.map((a) => a.status),
+      );
       const polls = stepIds.map((id) => waitStep([web.url], ctx.world, id, 90_000));
       await new Promise((r) => setTimeout(r, 500));
       const exited = new Promise<number | null>((resolve) => web.child.once("exit", (code) => resolve(code)));
@@ -133,7 +148,10 @@ const webRestart: Scenario = {
         ends.map((e) => e.status),
       );
       const jobs = await jobsOf(ctx, stepIds);
-      const m = await money(ctx, jobs.map((j) => j.id));
+      const m = await money(
+        ctx,
+        jobs.map((j) => j.id),
+      );
       checks.that(
         m.holds === 5 && m.settlements === 5 && m.sum === -m.cost && m.cost > 0n,
         "each job charged once, for the run that reported",
@@ -209,7 +227,10 @@ const mediaWriteFails: Scenario = {
       });
       const { getMedia } = await import("../../lib/media");
       for (const pin of version.listing?.code ?? []) await getMedia(pin.mediaId);
-      checks.that((version.listing?.code.length ?? 0) === 2, "its code is pinned and every byte reads back (sha256 checked)");
+      checks.that(
+        (version.listing?.code.length ?? 0) === 2,
+        "its code is pinned and every byte reads back (sha256 checked)",
+      );
     } finally {
       await web.stop();
     }

@@ -48,8 +48,12 @@ export function envOf(ctx: ChaosContext, extra: Record<string, string> = {}) {
 export async function pairLink(ctx: ChaosContext, webUrl: string, label: string): Promise<StackLink> {
   const { createPairingCode } = await import("../../lib/links");
   const { code } = await createPairingCode(ctx.world.userId);
-  return startLink(label, webUrl, code, async (linkId) =>
-    (await ctx.db.link.count({ where: { id: linkId, lastSeenAt: { gt: new Date(Date.now() - 5_000) } } })) === 1,
+  return startLink(
+    label,
+    webUrl,
+    code,
+    async (linkId) =>
+      (await ctx.db.link.count({ where: { id: linkId, lastSeenAt: { gt: new Date(Date.now() - 5_000) } } })) === 1,
   );
 }
 

@@ -47,7 +47,11 @@ const linkKilled: Scenario = {
       // With a second Link of the person online: the job goes there and is charged once.
       const answers: CallAnswer[] = [];
       const callId = await callUntilStored(() => web.url, ctx, "wait 4000 then count", answers);
-      checks.that(unexpectedAnswers(answers).length === 0, "the call is stored (201)", answers.map((a) => a.status));
+      checks.that(
+        unexpectedAnswers(answers).length === 0,
+        "the call is stored (201)",
+        answers.map((a) => a.status),
+      );
       const first = await runningJob(ctx, callId);
       const dead = links.find((l) => l.linkId === first.linkId)!;
       const survivor = links.find((l) => l !== dead)!;
@@ -62,9 +66,16 @@ const linkKilled: Scenario = {
         "the job went to the person's other Link, never back to the dead one",
         { linkId: job.linkId, lapsed: job.lapsedLinkIds },
       );
-      checks.that(took < REPLACE_BOUND_MS + 10_000, `it ended ${Math.round(took / 1000)} s after the kill (bound: lease + sweep)`);
+      checks.that(
+        took < REPLACE_BOUND_MS + 10_000,
+        `it ended ${Math.round(took / 1000)} s after the kill (bound: lease + sweep)`,
+      );
       const m = await money(ctx, [job.id]);
-      checks.that(m.holds === 1 && m.settlements === 1 && m.sum === -m.cost && m.cost > 0n, "charged once, for the run that reported", m);
+      checks.that(
+        m.holds === 1 && m.settlements === 1 && m.sum === -m.cost && m.cost > 0n,
+        "charged once, for the run that reported",
+        m,
+      );
 
       // With no other Link: the job expires and its hold comes back in full.
       const aloneId = await callUntilStored(() => web.url, ctx, "wait 4000 alone", answers);
@@ -106,7 +117,9 @@ const workerKilled: Scenario = {
       for (let attempt = 0; attempt < 4 && !caught; attempt++) {
         const version = `4.0.${attempt}-chaos${randomBytes(2).toString("hex")}`;
         // About 55 KB of code (under the 64 KiB cap) takes the scanner a few hundred ms: a window to land in.
-        const published = await publishVersion(web.url, ctx.world, "text-tools", version, { prefix: bulkyCode(attempt) });
+        const published = await publishVersion(web.url, ctx.world, "text-tools", version, {
+          prefix: bulkyCode(attempt),
+        });
         if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
         const row = await ctx.db.skillVersion.findFirstOrThrow({ where: { version } });
         // Kill the host while it holds the scan job (active), before the verdict is stored.
@@ -133,13 +146,24 @@ const workerKilled: Scenario = {
         },
         bound,
       );
-      checks.that(done.status !== "scanning", `a restarted host stored the verdict (${done.status}) ${Math.round((Date.now() - t0) / 1000)} s later (bound ${bound / 1000} s)`, done.status);
-      const listing = await ctx.db.listing.findUniqueOrThrow({ where: { versionId: caught!.id }, include: { _count: { select: { findings: true } } } });
+      checks.that(
+        done.status !== "scanning",
+        `a restarted host stored the verdict (${done.status}) ${Math.round((Date.now() - t0) / 1000)} s later (bound ${bound / 1000} s)`,
+        done.status,
+      );
+      const listing = await ctx.db.listing.findUniqueOrThrow({
+        where: { versionId: caught!.id },
+        include: { _count: { select: { findings: true } } },
+      });
       const completed = (await queue.getJobs(["completed"], 0, 1_000)).filter((j) => j.data.versionId === caught!.id);
       const stored = completed.filter((j) => j.returnvalue?.stored === true);
-      checks.that(stored.length === 1 && listing._count.findings === stored[0]!.returnvalue.findings, "the scan was stored once", {
-        stored: stored.length,
-      });
+      checks.that(
+        stored.length === 1 && listing._count.findings === stored[0]!.returnvalue.findings,
+        "the scan was stored once",
+        {
+          stored: stored.length,
+        },
+      );
     } finally {
       await queue.close();
       await bull.connection.quit().catch(() => undefined);
@@ -159,7 +183,10 @@ const redisRestarts: Scenario = {
     const redis = ctx.redis!;
     const webs = [await startWeb("chaos-web-1", envOf(ctx)), await startWeb("chaos-web-2", envOf(ctx))];
     const workers = await startWorkerHost("chaos-workers", envOf(ctx));
-    const links = [await pairLink(ctx, webs[0]!.url, "chaos-redis-a"), await pairLink(ctx, webs[1]!.url, "chaos-redis-b")];
+    const links = [
+      await pairLink(ctx, webs[0]!.url, "chaos-redis-a"),
+      await pairLink(ctx, webs[1]!.url, "chaos-redis-b"),
+    ];
     const urls = webs.map((w) => w.url);
     try {
       const answers: CallAnswer[] = [];
@@ -167,10 +194,16 @@ const redisRestarts: Scenario = {
         Array.from({ length: 20 }, (_, i) => callUntilStored(() => urls[i % 2]!, ctx, `wait 1500 redis ${i}`, answers)),
       );
       const polls = stepIds.map((id, i) => waitStep([urls[i % 2]!, urls[(i + 1) % 2]!], ctx.world, id, 150_000));
-      await until("some jobs to run", async () => (await ctx.db.runJob.count({ where: { stepId: { in: stepIds }, state: "running" } })) > 0, 30_000);
+      await until(
+        "some jobs to run",
+        async () => (await ctx.db.runJob.count({ where: { stepId: { in: stepIds }, state: "running" } })) > 0,
+        30_000,
+      );
       await redis.kill();
       // Calls made while it is down: stored (201), or refused with 503 and Retry-After, never 500.
-      const during = Array.from({ length: 4 }, (_, i) => callUntilStored(() => urls[i % 2]!, ctx, `during ${i}`, answers));
+      const during = Array.from({ length: 4 }, (_, i) =>
+        callUntilStored(() => urls[i % 2]!, ctx, `during ${i}`, answers),
+      );
       await sleep(3_000);
       await redis.start();
       const late = await Promise.all(during);
@@ -183,8 +216,15 @@ const redisRestarts: Scenario = {
       const bad = unexpectedAnswers(answers);
       checks.that(bad.length === 0, "every answer was 201 or 503 with Retry-After (no 500)", bad.slice(0, 3));
       const jobs = await jobsOf(ctx, [...stepIds, ...late]);
-      const m = await money(ctx, jobs.map((j) => j.id));
-      checks.that(jobs.length === 24 && m.holds === 24 && m.settlements === 24 && m.sum === -m.cost, "charges equal runs: one hold, one settlement each", m);
+      const m = await money(
+        ctx,
+        jobs.map((j) => j.id),
+      );
+      checks.that(
+        jobs.length === 24 && m.holds === 24 && m.settlements === 24 && m.sum === -m.cost,
+        "charges equal runs: one hold, one settlement each",
+        m,
+      );
       const { bullConnection } = await import("../../lib/redis");
       const bull = bullConnection();
       const dispatch = new Queue("dispatch", bull);
@@ -203,7 +243,10 @@ const redisRestarts: Scenario = {
         await bull.connection.quit().catch(() => undefined);
       }
       const after = await callUntilStored(() => urls[0]!, ctx, "after the restart", answers);
-      checks.that((await waitStep(urls, ctx.world, after, 60_000)).status === "succeeded", "a call after the restart runs: queues and timers go on");
+      checks.that(
+        (await waitStep(urls, ctx.world, after, 60_000)).status === "succeeded",
+        "a call after the restart runs: queues and timers go on",
+      );
     } finally {
       await retireLinks(ctx, links);
       await workers.stop();
@@ -244,8 +287,15 @@ const postgresRestarts: Scenario = {
       const versions = await Promise.all(publishing);
       const refused = answers.filter((a) => a.status === 503);
       const bad = answers.filter((a) => a.status !== 201 && a.status !== 200 && !(a.status === 503 && a.retryAfter));
-      checks.that(bad.length === 0, "every answer was 201 or 503 service.unavailable with Retry-After (no 500)", bad.slice(0, 3));
-      checks.that(refused.every((a) => a.code === "service.unavailable"), `${refused.length} publishes got 503 service.unavailable while it was down`);
+      checks.that(
+        bad.length === 0,
+        "every answer was 201 or 503 service.unavailable with Retry-After (no 500)",
+        bad.slice(0, 3),
+      );
+      checks.that(
+        refused.every((a) => a.code === "service.unavailable"),
+        `${refused.length} publishes got 503 service.unavailable while it was down`,
+      );
       checks.that(versions.length === 6, "each publish, retried with its Idempotency-Key, succeeded");
       const rows = await ctx.db.skillVersion.findMany({
         where: { version: { in: versions } },
@@ -256,9 +306,15 @@ const postgresRestarts: Scenario = {
         "no half-stored version: each has its listing and both code pins",
         rows.map((r) => r.listing?.code.length),
       );
-      const fresh = (await ctx.db.mediaObject.findMany({ include: { _count: { select: { pins: true } } } })).filter((m) => !known.has(m.id));
+      const fresh = (await ctx.db.mediaObject.findMany({ include: { _count: { select: { pins: true } } } })).filter(
+        (m) => !known.has(m.id),
+      );
       const orphans = fresh.filter((m) => m._count.pins === 0);
-      checks.that(orphans.length === 0, "no orphaned Media row: every new object is pinned by a listing", orphans.map((o) => o.id));
+      checks.that(
+        orphans.length === 0,
+        "no orphaned Media row: every new object is pinned by a listing",
+        orphans.map((o) => o.id),
+      );
       const { getMedia } = await import("../../lib/media");
       for (const m of fresh) await getMedia(m.id);
       checks.that(true, "every new object's bytes read back (sha256 checked)");

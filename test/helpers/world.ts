@@ -39,7 +39,11 @@ export async function seedWorld(email: string): Promise<World> {
   };
 }
 
-export type CallAnswer = { status: number; body: { id?: string; status?: string; error?: { code: string } }; retryAfter: string | null };
+export type CallAnswer = {
+  status: number;
+  body: { id?: string; status?: string; error?: { code: string } };
+  retryAfter: string | null;
+};
 
 export const TEXT_TOOLS_SKILL = "text-tools@2.0.1";
 /** word_count of this skill first busy-waits N ms when its text is `wait N …` (at most 15 s). */
@@ -148,7 +152,8 @@ export async function waitStep(webUrls: string[], world: World, stepId: string, 
 /** The first call of word_count, approved "always", so the calls after it run without a click. */
 export async function grantWordCount(webUrl: string, world: World, skill = TEXT_TOOLS_SKILL): Promise<string> {
   const first = await callTool(webUrl, world, { text: "grant me" }, { skill });
-  if (first.status !== 201 || !first.body.id) throw new Error(`first call: ${first.status} ${JSON.stringify(first.body)}`);
+  if (first.status !== 201 || !first.body.id)
+    throw new Error(`first call: ${first.status} ${JSON.stringify(first.body)}`);
   const { decideStep } = await import("../../lib/steps");
   await decideStep(world.userId, first.body.id, "always");
   return first.body.id;

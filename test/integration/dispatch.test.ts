@@ -163,7 +163,7 @@ describe("placement", () => {
 });
 
 describe("a Link that vanishes", () => {
-  it("a placed job is placed once more; a started one expires (never run twice), the hold comes back, and a late result is recorded as late", async () => {
+  it("a placed job is placed once more; a started one with no other Link online expires, the hold comes back, and a late result is recorded as late", async () => {
     const a = await linkFor(env, person.id);
     const b = await linkFor(env, person.id);
     const s = await step();
@@ -175,6 +175,9 @@ describe("a Link that vanishes", () => {
     await expect(runs.startJob(a, job.id)).rejects.toMatchObject({ code: "run.job.not_found" });
     expect((await claim(b)).job?.id).toBe(job.id);
     await runs.startJob(b, job.id);
+    // The first Link stays silent too: no other Link of the person is online to take it
+    // (test/integration/lease-replacement.test.ts covers the one that is).
+    await env.db.link.update({ where: { id: a.linkId }, data: { lastSeenAt: new Date(Date.now() - 3_600_000) } });
     await env.db.runJob.update({ where: { id: job.id }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
     expect(await runs.onLeaseExpired(job.id)).toBe("expired");
     const expired = await env.db.step.findUniqueOrThrow({ where: { id: s.id } });

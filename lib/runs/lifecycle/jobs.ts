@@ -115,7 +115,7 @@ export async function claimJob(link: { linkId: string }, now = new Date()): Prom
     ), candidate AS (
       SELECT j.id, (j."userId" = me."userId") AS own FROM "RunJob" AS j, me
       WHERE j.state = 'queued' AND j."expiresAt" > ${now}
-        AND NOT (${link.linkId} = ANY(j."lapsedLinkIds"))
+        AND NOT (${link.linkId} = ANY(COALESCE(j."lapsedLinkIds", ARRAY[]::text[])))
         AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= ${now}))
       ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
       LIMIT 1
