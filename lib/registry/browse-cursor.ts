@@ -16,7 +16,11 @@ export const MAX_CURSOR_CHARS = 400;
 
 const shape = z.tuple([
   z.number().int().min(0).max(3),
-  z.number().int().min(0).max(2 ** 31 - 1),
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
   z.number().int().min(0).max(8.64e15),
   z.string().min(1).max(200),
 ]);

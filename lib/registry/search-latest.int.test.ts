@@ -46,7 +46,10 @@ async function expectTableInStep() {
 }
 
 let nextVersion = 0;
-async function publish(slug: string, opts: { name: string; summary: string; instructions: string; installs: number; daysAgo?: number }) {
+async function publish(
+  slug: string,
+  opts: { name: string; summary: string; instructions: string; installs: number; daysAgo?: number },
+) {
   const skill = await env.db.skill.upsert({
     where: { slug },
     create: { slug, ownerId: authorId, installsCount: opts.installs },
@@ -54,7 +57,18 @@ async function publish(slug: string, opts: { name: string; summary: string; inst
   });
   const version = `2.${nextVersion++}.0`;
   const { semverParts } = await import("./semver");
-  const document = { contract: "actor.skill@2", slug, version, name: opts.name, summary: opts.summary, instructions: opts.instructions, runs: "prompt", resources: [], requires: { kinds: [] }, integrity: `sha256:${slug}-${version}` };
+  const document = {
+    contract: "actor.skill@2",
+    slug,
+    version,
+    name: opts.name,
+    summary: opts.summary,
+    instructions: opts.instructions,
+    runs: "prompt",
+    resources: [],
+    requires: { kinds: [] },
+    integrity: `sha256:${slug}-${version}`,
+  };
   await env.db.skillVersion.create({
     data: {
       skillId: skill.id,
@@ -76,7 +90,12 @@ async function publish(slug: string, opts: { name: string; summary: string; inst
 
 /** Every page of `params` by following `next`, and the cursors' count. */
 // A small count cap sends searches with words down the index-walk path instead of the GIN one.
-async function keysetPages(params: Record<string, string>, pageSize: number, between?: (page: number) => Promise<void>, countCap?: number) {
+async function keysetPages(
+  params: Record<string, string>,
+  pageSize: number,
+  between?: (page: number) => Promise<void>,
+  countCap?: number,
+) {
   const seen: string[] = [];
   let query: BrowseQuery = parse(params);
   for (let page = 1; page < 100; page++) {
@@ -122,7 +141,10 @@ describe("the search table", () => {
       UPDATE "SkillVersion" v SET "retiredAt" = now()
       WHERE v."skillId" IN (SELECT 'syn_s_' || g FROM generate_series(5, ${SKILLS}::int, 5) g)
         AND v."semverMinor" = (SELECT max(n."semverMinor") FROM "SkillVersion" n WHERE n."skillId" = v."skillId")`;
-    await env.db.skillVersion.updateMany({ where: { skillId: { in: ["syn_s_7", "syn_s_8"] } }, data: { status: "failed" } });
+    await env.db.skillVersion.updateMany({
+      where: { skillId: { in: ["syn_s_7", "syn_s_8"] } },
+      data: { status: "failed" },
+    });
     await env.db.skill.update({ where: { id: "syn_s_9" }, data: { installsCount: 123_456, trust: "first_party" } });
     await env.db.skillVersion.deleteMany({ where: { skillId: "syn_s_11" } });
     await env.db.skill.delete({ where: { id: "syn_s_12" } });
@@ -131,17 +153,27 @@ describe("the search table", () => {
     const nine = await env.db.skillLatest.findUniqueOrThrow({ where: { skillId: "syn_s_9" } });
     expect(nine).toMatchObject({ installsCount: 123_456, trust: "first_party" });
     expect((await search.searchSkills(parse({ sort: "installs" }))).skills[0]?.slug).toBe("bench-skill-9");
-    expect((await search.searchSkills(parse({ status: "failed" }), { pageSize: 500 })).skills.map((s) => s.slug)).toEqual(
-      expect.arrayContaining(["bench-skill-7", "bench-skill-8"]),
-    );
+    expect(
+      (await search.searchSkills(parse({ status: "failed" }), { pageSize: 500 })).skills.map((s) => s.slug),
+    ).toEqual(expect.arrayContaining(["bench-skill-7", "bench-skill-8"]));
 
     // A new version, then a rollback of it: the card follows both.
-    await publish("bench-skill-3", { name: "Renamed three", summary: "New summary.", instructions: "New.", installs: 0 });
+    await publish("bench-skill-3", {
+      name: "Renamed three",
+      summary: "New summary.",
+      instructions: "New.",
+      installs: 0,
+    });
     await expectTableInStep();
     expect((await env.db.skillLatest.findUniqueOrThrow({ where: { skillId: "syn_s_3" } })).name).toBe("Renamed three");
-    await env.db.skillVersion.updateMany({ where: { skillId: "syn_s_3", name: "Renamed three" }, data: { retiredAt: new Date() } });
+    await env.db.skillVersion.updateMany({
+      where: { skillId: "syn_s_3", name: "Renamed three" },
+      data: { retiredAt: new Date() },
+    });
     await expectTableInStep();
-    expect((await env.db.skillLatest.findUniqueOrThrow({ where: { skillId: "syn_s_3" } })).name).not.toBe("Renamed three");
+    expect((await env.db.skillLatest.findUniqueOrThrow({ where: { skillId: "syn_s_3" } })).name).not.toBe(
+      "Renamed three",
+    );
   });
 });
 
@@ -190,14 +222,19 @@ describe("keyset paging", () => {
       expect(added - already).toBeGreaterThan(1);
       expect(paged.slugs).toEqual(before);
       const beforeWalk = await everything(params);
-      const walked = await keysetPages(params, 11, async (page) => {
-        await publish(`walked-${params.sort ?? "rel"}-${params.q ?? "all"}-${page}`, {
-          name: "CSV walked arrival",
-          summary: "Arrived between pages.",
-          instructions: "csv",
-          installs: 2_000_000_000 + added++,
-        });
-      }, 5);
+      const walked = await keysetPages(
+        params,
+        11,
+        async (page) => {
+          await publish(`walked-${params.sort ?? "rel"}-${params.q ?? "all"}-${page}`, {
+            name: "CSV walked arrival",
+            summary: "Arrived between pages.",
+            instructions: "csv",
+            installs: 2_000_000_000 + added++,
+          });
+        },
+        5,
+      );
       expect(walked.slugs).toEqual(beforeWalk);
     }
   });
@@ -205,12 +242,32 @@ describe("keyset paging", () => {
 
 describe("ranking", () => {
   it("puts a name match above a summary match above an instructions match, whatever the installs", async () => {
-    await publish("zebra-instructions", { name: "Striped tool", summary: "Lines.", instructions: "Works like a zebra.", installs: 9_000 });
-    await publish("zebra-summary", { name: "Striped helper", summary: "For every zebra crossing.", instructions: "Plain.", installs: 5_000 });
+    await publish("zebra-instructions", {
+      name: "Striped tool",
+      summary: "Lines.",
+      instructions: "Works like a zebra.",
+      installs: 9_000,
+    });
+    await publish("zebra-summary", {
+      name: "Striped helper",
+      summary: "For every zebra crossing.",
+      instructions: "Plain.",
+      installs: 5_000,
+    });
     await publish("zebra-name", { name: "Zebra counter", summary: "Counts.", instructions: "Plain.", installs: 1 });
-    await publish("zebra-name-popular", { name: "Zebra finder", summary: "Finds.", instructions: "Plain.", installs: 2 });
+    await publish("zebra-name-popular", {
+      name: "Zebra finder",
+      summary: "Finds.",
+      instructions: "Plain.",
+      installs: 2,
+    });
     const r = await search.searchSkills(parse({ q: "zebra" }));
-    expect(r.skills.map((s) => s.slug)).toEqual(["zebra-name-popular", "zebra-name", "zebra-summary", "zebra-instructions"]);
+    expect(r.skills.map((s) => s.slug)).toEqual([
+      "zebra-name-popular",
+      "zebra-name",
+      "zebra-summary",
+      "zebra-instructions",
+    ]);
     expect(r.total).toBe(4);
     // The tiers page by keyset too: one per page, in the same order.
     expect((await keysetPages({ q: "zebra" }, 1)).slugs).toEqual(r.skills.map((s) => s.slug));

@@ -179,10 +179,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
 
   // One statement: the count decides which of the two pages runs (the other is never executed).
   const words = Prisma.sql`
-    WITH m AS MATERIALIZED (
-      SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
-                                         ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${cap + 1}::int)
-    )
+    WITH m AS MATERIALIZED (${matchesOf(query, scope, filters, tsquery, cap + 1)})
     SELECT (SELECT count(*) FROM m) AS total, p.*
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
@@ -227,6 +224,27 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
 /** The URL value of a result's next-page cursor. */
 export function nextCursorParam(result: SearchResult): string | null {
   return result.next ? encodeCursor(result.next) : null;
+}
+
+// Up to `limit` matches with their sort keys. One word has a frequency the planner knows, so it
+// picks the plan (a common word: a scan that stops at `limit`; a rare one: the GIN index). For
+// several words, a phrase or an exclusion its estimate is a guess, so skill_latest_matches forces
+// the GIN index, whose cost is that of the matches.
+function matchesOf(query: BrowseQuery, scope: SearchScope, filters: Prisma.Sql[], tsquery: Prisma.Sql, limit: number): Prisma.Sql {
+  const relevance = query.sort === "relevance";
+  if (/^[\p{L}\p{N}]+$/u.test(query.q)) {
+    const tier = relevance
+      ? Prisma.sql`CASE WHEN l."nameVector" @@ ${tsquery} THEN 3 WHEN l."headVector" @@ ${tsquery} THEN 2 ELSE 1 END`
+      : Prisma.sql`0`;
+    return Prisma.sql`
+      SELECT l."skillId", ${tier}::int AS tier, l."installsCount", l."publishedAt", l.slug
+      FROM "SkillLatest" l
+      WHERE ${Prisma.join([...filters, Prisma.sql`l."searchVector" @@ ${tsquery}`], " AND ")}
+      LIMIT ${limit}`;
+  }
+  return Prisma.sql`
+    SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
+                                       ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${limit}::int)`;
 }
 
 // The two keyset orders; each has an index per selective filter (status, trust, net, owner).

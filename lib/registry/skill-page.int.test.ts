@@ -34,7 +34,12 @@ describe("loadSkillPage", () => {
     // The pool's connection is opened first, so only the page's own statements are counted.
     await pages.loadSkillPage("bench-skill-1");
     // bench-skill-22: a flagged sandbox skill with findings; 26: three versions, two retired.
-    for (const [slug, version] of [["bench-skill-22", undefined], ["bench-skill-26", undefined], ["bench-skill-26", "1.2.0"], ["bench-skill-3", undefined]] as const) {
+    for (const [slug, version] of [
+      ["bench-skill-22", undefined],
+      ["bench-skill-26", undefined],
+      ["bench-skill-26", "1.2.0"],
+      ["bench-skill-3", undefined],
+    ] as const) {
       let page: Awaited<ReturnType<typeof pages.loadSkillPage>> = null;
       expect(await statementsDuring(async () => (page = await pages.loadSkillPage(slug, version)))).toBe(1);
       expect(page).not.toBeNull();
@@ -50,9 +55,21 @@ describe("loadSkillPage", () => {
       slug: "bench-skill-22",
       latest: "1.1.0",
       author: { handle: "synthetic-2" },
-      version: { version: "1.1.0", status: "flagged", isLatest: true, runs: "sandbox", instructionsHtml: "<p>Stored HTML</p>" },
+      version: {
+        version: "1.1.0",
+        status: "flagged",
+        isLatest: true,
+        runs: "sandbox",
+        instructionsHtml: "<p>Stored HTML</p>",
+      },
       findings: [expect.objectContaining({ rule: "net.use", severity: "flag", resource: "tools/main.js", line: 2 })],
-      resources: [expect.objectContaining({ name: "tools/main.js", isCode: true, pin: expect.objectContaining({ mediaId: "med_SYNTHETIC" }) })],
+      resources: [
+        expect.objectContaining({
+          name: "tools/main.js",
+          isCode: true,
+          pin: expect.objectContaining({ mediaId: "med_SYNTHETIC" }),
+        }),
+      ],
       log: null,
     });
     expect(page?.tools.map((t) => [t.name, t.net])).toEqual([["run_4", "deny"]]);
@@ -66,7 +83,9 @@ describe("loadSkillPage", () => {
       ["1.0.0", false],
     ]);
     expect(many?.version).toMatchObject({ version: "1.0.0", isLatest: true });
-    expect(many?.versions[0]?.publishedAt).toBe((await env.db.skillVersion.findUniqueOrThrow({ where: { id: "syn_v_26_2" } })).publishedAt.toISOString());
+    expect(many?.versions[0]?.publishedAt).toBe(
+      (await env.db.skillVersion.findUniqueOrThrow({ where: { id: "syn_v_26_2" } })).publishedAt.toISOString(),
+    );
     const retired = await pages.loadSkillPage("bench-skill-26", "1.2.0");
     expect(retired?.version).toMatchObject({ version: "1.2.0", isLatest: false, retiredAt: expect.any(String) });
     expect(retired?.latest).toBe("1.0.0");
@@ -76,7 +95,11 @@ describe("loadSkillPage", () => {
     await env.db.$executeRaw`
       INSERT INTO "LogEntry" ("leafIndex", "versionId", event, data, "leafHash") VALUES (3, 'syn_v_22_1', 'publish', '{}', '\\x01'::bytea)`;
     const head = await env.db.logHead.findUniqueOrThrow({ where: { id: 1 } });
-    expect((await pages.loadSkillPage("bench-skill-22"))?.log).toEqual({ entry: 3, since: expect.any(String), proofSize: Number(head.size) });
+    expect((await pages.loadSkillPage("bench-skill-22"))?.log).toEqual({
+      entry: 3,
+      since: expect.any(String),
+      proofSize: Number(head.size),
+    });
     await env.db.$executeRaw`
       INSERT INTO "LogCheckpoint" (size, "rootHash", note, "signedAt") VALUES (9, '\\x02'::bytea, 'note', now())`;
     expect((await pages.loadSkillPage("bench-skill-22"))?.log).toMatchObject({ entry: 3, proofSize: 9 });
