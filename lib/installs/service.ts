@@ -10,6 +10,7 @@ import { compareSemver } from "../registry/semver";
 import { latestOf } from "../registry/versions";
 import { withdraw } from "../runs/lifecycle";
 import { checkFindingsAck, installBlock } from "./rules";
+import { recordAudit, type AuditAction } from "../audit";
 
 type Tx = Prisma.TransactionClient;
 
@@ -103,10 +104,8 @@ function blockedReason(row: InstallRow): InstallView["blocked"] {
 
 const installNotFound = () => new AppError("install.not_found", "That install was not found.");
 
-function audit(tx: Tx, userId: string, action: string, subjectType: string, subjectId: string, data: object) {
-  return tx.auditEvent.create({
-    data: { userId, actor: `user:${userId}`, action, subjectType, subjectId, data: data as Prisma.InputJsonObject },
-  });
+function audit(tx: Tx, userId: string, action: AuditAction, subjectType: string, subjectId: string, data: object) {
+  return recordAudit(tx, { userId, actor: `user:${userId}`, action, subjectType, subjectId, data: data as Prisma.InputJsonObject });
 }
 
 /** Revokes every active "always allow" of this person for any version of the skill. */
