@@ -50,11 +50,7 @@ afterAll(async () => {
 
 function signup(body: unknown, headers: Record<string, string> = { "content-type": "application/json" }) {
   return signupRoute.POST(
-    new Request(`${BASE}/api/v1/auth/signup`, {
-      method: "POST",
-      headers,
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    }),
+    new Request(`${BASE}/api/v1/auth/signup`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) }),
   );
 }
 
@@ -87,10 +83,7 @@ describe("sign-up", () => {
     expect(JSON.stringify(body)).not.toMatch(/scrypt|passwordHash|token/i);
     const projects = await db.project.findMany({ where: { ownerId: body.user.id as string } });
     expect(projects).toMatchObject([{ slug: "default", isDefault: true }]);
-    const stored = await db.user.findUniqueOrThrow({
-      where: { id: body.user.id as string },
-      select: { passwordHash: true },
-    });
+    const stored = await db.user.findUniqueOrThrow({ where: { id: body.user.id as string }, select: { passwordHash: true } });
     expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await auth.verifyPassword("a long enough password", stored.passwordHash!)).toBe(true);
   });
@@ -107,9 +100,7 @@ describe("sign-up", () => {
     const a = await auth.createUser({ email: `grace-${unique()}@example.test`, name: "Grace Hopper" });
     const b = await auth.createUser({ email: `grace-${unique()}@example.test`, name: "Grace Hopper" });
     expect(a.handle).not.toBe(b.handle);
-    await expect(
-      auth.createUser({ email: `x-${unique()}@example.test`, name: "X", handle: a.handle }),
-    ).rejects.toMatchObject({
+    await expect(auth.createUser({ email: `x-${unique()}@example.test`, name: "X", handle: a.handle })).rejects.toMatchObject({
       code: "auth.handle_taken",
       status: 409,
     });
@@ -148,12 +139,9 @@ describe("personal API tokens", () => {
       body: body ? JSON.stringify(body) : undefined,
     });
   const revoke = (id: string, cookie?: string) =>
-    tokenRoute.DELETE(
-      new Request(`${BASE}/api/v1/tokens/${id}`, { method: "DELETE", headers: cookie ? { cookie } : {} }),
-      {
-        params: Promise.resolve({ id }),
-      },
-    );
+    tokenRoute.DELETE(new Request(`${BASE}/api/v1/tokens/${id}`, { method: "DELETE", headers: cookie ? { cookie } : {} }), {
+      params: Promise.resolve({ id }),
+    });
   const me = (headers: Record<string, string>) => meRoute.GET(new Request(`${BASE}/api/v1/me`, { headers }), noParams);
 
   it("shows the secret once, stores only its hash, and lets the token act as its owner", async () => {
@@ -192,9 +180,7 @@ describe("personal API tokens", () => {
     const created = await tokensRoute.POST(tokensRequest("POST", alice.cookie, { name: "alice's" }), noParams);
     const { token, secret } = (await created.json()) as { token: { id: string }; secret: string };
 
-    const bobsList = (await (await tokensRoute.GET(tokensRequest("GET", bob.cookie), noParams)).json()) as {
-      tokens: unknown[];
-    };
+    const bobsList = (await (await tokensRoute.GET(tokensRequest("GET", bob.cookie), noParams)).json()) as { tokens: unknown[] };
     expect(bobsList.tokens).toEqual([]);
 
     const res = await revoke(token.id, bob.cookie);
@@ -261,39 +247,28 @@ describe("sign-in with email and password", () => {
     const erin = await newPerson("erin");
     const ip = `10.0.0.${Math.floor(Math.random() * 200) + 1}`;
     for (let i = 0; i < 5; i++) {
-      await expect(
-        auth.signInWithPassword({ email: erin.email, password: "wrong password", ip }),
-      ).rejects.toMatchObject({
+      await expect(auth.signInWithPassword({ email: erin.email, password: "wrong password", ip })).rejects.toMatchObject({
         code: "auth.invalid_credentials",
         status: 401,
       });
     }
-    await expect(
-      auth.signInWithPassword({ email: erin.email, password: "correct horse battery", ip }),
-    ).rejects.toMatchObject({
+    await expect(auth.signInWithPassword({ email: erin.email, password: "correct horse battery", ip })).rejects.toMatchObject({
       code: "auth.rate_limited",
       status: 429,
     });
     // Another IP is not blocked by these failures, and its success clears its counter.
-    const user = await auth.signInWithPassword({
-      email: erin.email.toUpperCase(),
-      password: "correct horse battery",
-      ip: "10.9.9.9",
-    });
+    const user = await auth.signInWithPassword({ email: erin.email.toUpperCase(), password: "correct horse battery", ip: "10.9.9.9" });
     expect(user.id).toBe(erin.id);
   });
 
   it("clears the failure count after a successful sign-in", async () => {
     const frank = await newPerson("frank");
     const ip = "10.1.1.1";
-    const fail = () =>
-      expect(auth.signInWithPassword({ email: frank.email, password: "nope nope nope", ip })).rejects.toThrow();
+    const fail = () => expect(auth.signInWithPassword({ email: frank.email, password: "nope nope nope", ip })).rejects.toThrow();
     for (let i = 0; i < 4; i++) await fail();
     await auth.signInWithPassword({ email: frank.email, password: "correct horse battery", ip });
     for (let i = 0; i < 4; i++) await fail();
-    expect((await auth.signInWithPassword({ email: frank.email, password: "correct horse battery", ip })).id).toBe(
-      frank.id,
-    );
+    expect((await auth.signInWithPassword({ email: frank.email, password: "correct horse battery", ip })).id).toBe(frank.id);
   });
 
   it("answers an unknown email exactly like a wrong password", async () => {
@@ -305,17 +280,13 @@ describe("sign-in with email and password", () => {
   it("reports a refusal to next-auth as the error code the sign-in page shows", async () => {
     const gina = await newPerson("gina");
     const provider = auth.authOptions().providers.find((p) => p.id === "credentials") as unknown as {
-      options: {
-        authorize: (c: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string }>;
-      };
+      options: { authorize: (c: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ id: string }> };
     };
     const req = { headers: { "x-forwarded-for": "10.3.3.3, 10.0.0.1" } };
     await expect(provider.options.authorize({ email: gina.email, password: "bad password" }, req)).rejects.toThrow(
       "auth.invalid_credentials",
     );
-    expect((await provider.options.authorize({ email: gina.email, password: "correct horse battery" }, req)).id).toBe(
-      gina.id,
-    );
+    expect((await provider.options.authorize({ email: gina.email, password: "correct horse battery" }, req)).id).toBe(gina.id);
   });
 });
 
@@ -342,11 +313,7 @@ describe("GitHub sign-in", () => {
   it("does not take over an existing account that has the same email", async () => {
     const henry = await newPerson("henry");
     await expect(
-      auth.signInWithGithub({
-        providerAccountId: String(Math.floor(Math.random() * 1e9)),
-        login: "henry",
-        email: henry.email,
-      }),
+      auth.signInWithGithub({ providerAccountId: String(Math.floor(Math.random() * 1e9)), login: "henry", email: henry.email }),
     ).rejects.toMatchObject({ code: "auth.account_not_linked", status: 409 });
     const { callbacks } = auth.authOptions();
     const redirect = await callbacks!.signIn!({
