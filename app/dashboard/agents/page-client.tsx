@@ -152,11 +152,11 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
         {agents.length === 0 ? (
           <p className="empty">You have no agents yet.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {agents.map((a) => (
               <li
                 key={a.id}
-                className={a.revokedAt ? `${styles.agent} ${styles.revoked}` : styles.agent}
+                className={`card ${styles.agent}${a.revokedAt ? ` ${styles.revoked}` : ""}`}
                 data-agent-id={a.id}
               >
                 <div className={styles.head}>

@@ -180,7 +180,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
           When none of your Links can take a run, it may go to a machine OpenVibe runs for everyone. It costs more per
           second, and the run page then says “OpenVibe pool”.
         </p>
-        <ul className={styles.list}>
+        <ul className="card-list">
           {pools.map((p) => (
             <li key={p.id} className={styles.poolChoice}>
               <label>
@@ -202,11 +202,11 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
         {links.length === 0 ? (
           <p className="empty">You have no Links yet. Pair one to run skills on your own machine.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {links.map((l) => (
               <li
                 key={l.id}
-                className={l.revokedAt ? `${styles.link} ${styles.revoked}` : styles.link}
+                className={`card ${styles.link}${l.revokedAt ? ` ${styles.revoked}` : ""}`}
                 data-link-id={l.id}
               >
                 <div className={styles.head}>
