@@ -9,7 +9,7 @@ import { linkFor } from "../helpers/runs";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let env: IntegrationEnv;
-let encode: typeof import("next-auth/jwt").encode;
+let sessionToken: typeof import("../helpers/session-cookie").sessionToken;
 let cookieName: string;
 let route: typeof import("../../app/api/v1/admin/pool/[id]/route");
 let operator: { id: string };
@@ -31,7 +31,8 @@ function admin(args: string[]): Promise<{ code: number | null; out: string }> {
 async function asPerson(userId: string | null, method: "POST" | "DELETE", linkId: string) {
   const headers: Record<string, string> = {};
   if (userId) {
-    const token = await encode({ token: { sub: userId }, secret: "integration-secret-".padEnd(40, "x") });
+    // A real session row (lib/auth/sessions.ts): a JWT naming none is refused like any forged one.
+    const token = await sessionToken(userId, "integration-secret-".padEnd(40, "x"));
     headers.cookie = `${cookieName}=${token}`;
   }
   const handler = method === "POST" ? route.POST : route.DELETE;
@@ -42,7 +43,7 @@ async function asPerson(userId: string | null, method: "POST" | "DELETE", linkId
 
 beforeAll(async () => {
   env = await setupIntegration("admin");
-  ({ encode } = await import("next-auth/jwt"));
+  ({ sessionToken } = await import("../helpers/session-cookie"));
   cookieName = (await import("../../lib/auth")).sessionCookieName();
   route = await import("../../app/api/v1/admin/pool/[id]/route");
   const { createUser } = await import("../../lib/auth/users");
