@@ -1,5 +1,6 @@
 "use client";
 
+import { LiveNotice } from "@/components/live-notice";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
@@ -51,9 +52,7 @@ export function AdminPoolClient({ initial }: { initial: PoolRow[] }) {
   return (
     <>
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p role="status" aria-live="polite" className={notice ? undefined : "visually-hidden"}>
-        {notice}
-      </p>
+      <LiveNotice notice={notice} />
       {rows.length === 0 ? (
         <p className="empty">No machine offers itself to the pool yet (openvibe-link run --pool).</p>
       ) : (

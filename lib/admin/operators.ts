@@ -4,6 +4,7 @@ import "server-only";
 import { normalizeEmail } from "../auth/handles";
 import { db } from "../db";
 import { AppError } from "../errors";
+import { recordAudit } from "../audit";
 
 export async function isOperator(userId: string): Promise<boolean> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { role: true } });
@@ -21,15 +22,13 @@ export async function setOperator(email: string, operator: boolean) {
   if (!user) throw new AppError("not_found", `Nobody signed up as ${email}.`);
   await db.$transaction([
     db.user.update({ where: { id: user.id }, data: { role: operator ? "operator" : "person" } }),
-    db.auditEvent.create({
-      data: {
+    recordAudit(db, {
         userId: user.id,
         actor: "admin-cli",
         action: operator ? "user.operator_granted" : "user.operator_revoked",
         subjectType: "user",
         subjectId: user.id,
-      },
-    }),
+      }),
   ]);
   return { id: user.id, role: operator ? ("operator" as const) : ("person" as const) };
 }

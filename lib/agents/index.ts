@@ -4,6 +4,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "../db";
 import { AppError } from "../errors";
+import { recordAudit } from "../audit";
 
 export const AGENT_TOKEN_PREFIX = "ova_";
 const SECRET_PATTERN = /^ova_[A-Za-z0-9_-]{43}$/;
@@ -38,16 +39,14 @@ export async function createAgent(userId: string, input: { name: string; project
       },
       select: { id: true, name: true, projectId: true, tokenPrefix: true, createdAt: true },
     });
-    await tx.auditEvent.create({
-      data: {
+    await recordAudit(tx, {
         userId,
         actor: `user:${userId}`,
         action: "agent.created",
         subjectType: "agent",
         subjectId: created.id,
         data: { name },
-      },
-    });
+      });
     return created;
   });
   return { agent, token: secret };
@@ -76,9 +75,7 @@ export async function revokeAgent(userId: string, agentId: string) {
   const revokedAt = new Date();
   await db.$transaction([
     db.agent.update({ where: { id: agent.id }, data: { revokedAt } }),
-    db.auditEvent.create({
-      data: { userId, actor: `user:${userId}`, action: "agent.revoked", subjectType: "agent", subjectId: agent.id },
-    }),
+    recordAudit(db, { userId, actor: `user:${userId}`, action: "agent.revoked", subjectType: "agent", subjectId: agent.id }),
   ]);
   return { id: agent.id, revokedAt };
 }

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import { db } from "../db";
 import type { Principal } from "./principal";
+import { recordAudit } from "../audit";
 
 export const API_TOKEN_PREFIX = "ovp_";
 const SECRET_PATTERN = /^ovp_[A-Za-z0-9_-]{43}$/;
@@ -46,16 +47,14 @@ export async function createApiToken(userId: string, name: string): Promise<{ to
       data: { userId, name: cleanName, prefix, tokenHash: hashApiToken(secret) },
       select: viewSelect,
     });
-    await tx.auditEvent.create({
-      data: {
+    await recordAudit(tx, {
         userId,
         actor: `user:${userId}`,
         action: "token.created",
         subjectType: "api_token",
         subjectId: created.id,
         data: { name: created.name, prefix },
-      },
-    });
+      });
     return created;
   });
   return { token, secret };
@@ -77,16 +76,14 @@ export async function revokeApiToken(userId: string, id: string): Promise<ApiTok
     if (!token) throw new AppError("token.not_found", "That token was not found.");
     if (token.revokedAt) return token;
     const revoked = await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select: viewSelect });
-    await tx.auditEvent.create({
-      data: {
+    await recordAudit(tx, {
         userId,
         actor: `user:${userId}`,
         action: "token.revoked",
         subjectType: "api_token",
         subjectId: id,
         data: { name: token.name, prefix: token.prefix },
-      },
-    });
+      });
     return revoked;
   });
 }

@@ -324,3 +324,30 @@ describe("GitHub sign-in", () => {
     expect(redirect).toBe("/signin?error=auth.account_not_linked");
   });
 });
+
+describe("session cookies, read with next-auth's getToken", () => {
+  const me = (cookie: string, headers: Record<string, string> = {}) =>
+    meRoute.GET(new Request(`${BASE}/api/v1/me`, { headers: { cookie, ...headers } }), { params: Promise.resolve({}) });
+
+  it("joins a session cookie next-auth split into chunks", async () => {
+    const person = await newPerson("chunks");
+    const [name, token] = person.cookie.split("=") as [string, string];
+    const half = Math.ceil(token.length / 2);
+    const res = await me(`other=1; ${name}.1=${token.slice(half)}; ${name}.0=${token.slice(0, half)}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { id: string } }).user.id).toBe(person.id);
+    expect((await me(`${name}.0=${token.slice(0, half)}`)).status).toBe(401);
+  });
+
+  it("takes a session only from the cookie, never from a bearer JWT in Authorization", async () => {
+    const person = await newPerson("bearer-jwt");
+    const token = person.cookie.split("=")[1]!;
+    const { sessionPrincipal } = auth;
+    await expect(
+      sessionPrincipal(new Request(`${BASE}/x`, { headers: { authorization: `Bearer ${token}` } })),
+    ).rejects.toMatchObject({ code: "auth.required" });
+    await expect(
+      sessionPrincipal(new Request(`${BASE}/x`, { headers: { cookie: person.cookie } })),
+    ).resolves.toMatchObject({ userId: person.id, via: "session" });
+  });
+});

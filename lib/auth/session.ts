@@ -4,7 +4,8 @@ import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { decode } from "next-auth/jwt";
+import { getToken } from "next-auth/jwt";
+import { NextRequest } from "next/server";
 import { config } from "../config/env.mjs";
 import { AppError } from "../errors";
 import { verifyApiToken } from "./api-tokens";
@@ -15,39 +16,31 @@ import { sessionUser } from "./sessions";
 
 export { safeNextPath } from "./next-path";
 
-/** The session JWT from a cookie jar, joining the `.0`, `.1`… chunks next-auth splits big ones into. */
-function sessionToken(get: (name: string) => string | undefined, names: string[]): string | undefined {
+/**
+ * The person a Cookie header's session names, read with next-auth's own getToken (which joins the
+ * `.0`, `.1`… chunks it splits big cookies into). Only the cookie is handed over: getToken would
+ * otherwise take a bearer token from the Authorization header for a session.
+ */
+async function userFromCookieHeader(cookie: string | null): Promise<SessionUser | null> {
+  if (!cookie) return null;
   const name = sessionCookieName();
-  const whole = get(name);
-  if (whole) return whole;
-  const chunks = names
-    .filter((n) => n.startsWith(`${name}.`))
-    .sort((a, b) => Number(a.slice(name.length + 1)) - Number(b.slice(name.length + 1)))
-    .map((n) => get(n) ?? "");
-  return chunks.length ? chunks.join("") : undefined;
-}
-
-async function userFromToken(token: string | undefined): Promise<SessionUser | null> {
-  if (!token) return null;
-  let userId: string | undefined;
-  let sessionId: unknown;
-  try {
-    const payload = await decode({ token, secret: config().AUTH_SECRET });
-    userId = typeof payload?.sub === "string" ? payload.sub : undefined;
-    sessionId = payload?.sid;
-  } catch {
-    return null;
-  }
+  const payload = await getToken({
+    req: new NextRequest("http://session.invalid/", { headers: { cookie } }),
+    cookieName: name,
+    secureCookie: name.startsWith("__Secure-"),
+    secret: config().AUTH_SECRET,
+  });
+  const userId = typeof payload?.sub === "string" ? payload.sub : undefined;
   if (!userId) return null;
   // Read fresh so a signed-out session or a deleted person's cookie stops working at once.
-  const user = await sessionUser(sessionId, userId);
+  const user = await sessionUser(payload?.sid, userId);
   return user ? { userId: user.id, email: user.email, name: user.name, handle: user.handle } : null;
 }
 
 /** The signed-in person of this request (server components, actions, route handlers), or null. */
 export const getSession = cache(async (): Promise<SessionUser | null> => {
   const jar = await cookies();
-  return userFromToken(sessionToken((n) => jar.get(n)?.value, jar.getAll().map((c) => c.name)));
+  return userFromCookieHeader(jar.getAll().map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; "));
 });
 
 /** For pages: the signed-in person, or a redirect to /signin that comes back to `nextPath`. */
@@ -55,22 +48,6 @@ export async function requireUser(nextPath: string): Promise<SessionUser> {
   const user = await getSession();
   if (!user) redirect(`/signin?next=${encodeURIComponent(safeNextPath(nextPath))}`);
   return user;
-}
-
-function parseCookieHeader(header: string | null): Map<string, string> {
-  const jar = new Map<string, string>();
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    const raw = part.slice(eq + 1).trim();
-    try {
-      jar.set(name, decodeURIComponent(raw));
-    } catch {
-      jar.set(name, raw);
-    }
-  }
-  return jar;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -95,8 +72,7 @@ function assertSameOrigin(req: Request) {
 
 /** For route handlers: the session's person, or `auth.required` (401). */
 export async function sessionPrincipal(req: Request): Promise<Principal> {
-  const jar = parseCookieHeader(req.headers.get("cookie"));
-  const user = await userFromToken(sessionToken((n) => jar.get(n), [...jar.keys()]));
+  const user = await userFromCookieHeader(req.headers.get("cookie"));
   if (!user) throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
   assertSameOrigin(req);
   return { ...user, via: "session" };

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { db, Prisma } from "../db";
 import { HANDLE_PATTERN, handleBase, normalizeEmail, RESERVED_HANDLES } from "./handles";
 import { hashPassword } from "./password";
+import { recordAudit } from "../audit";
 
 export { HANDLE_PATTERN, handleBase, normalizeEmail } from "./handles";
 
@@ -59,9 +60,7 @@ export async function createUser(input: CreateUserInput): Promise<PublicUser> {
           select: { id: true, email: true, name: true, handle: true },
         });
         await tx.project.create({ data: { ownerId: user.id, name: "Default", slug: "default", isDefault: true } });
-        await tx.auditEvent.create({
-          data: { userId: user.id, actor: `user:${user.id}`, action: "user.created", subjectType: "user", subjectId: user.id },
-        });
+        await recordAudit(tx, { userId: user.id, actor: `user:${user.id}`, action: "user.created", subjectType: "user", subjectId: user.id });
         return user;
       });
     } catch (err) {

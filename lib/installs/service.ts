@@ -11,6 +11,7 @@ import type { RescanNotice } from "../registry/rescan";
 import { latestOf } from "../registry/versions";
 import { withdraw } from "../runs/lifecycle";
 import { checkFindingsAck, installBlock } from "./rules";
+import { recordAudit, type AuditAction } from "../audit";
 
 type Tx = Prisma.TransactionClient;
 
@@ -112,10 +113,8 @@ function blockedReason(row: InstallRow): InstallView["blocked"] {
 
 const installNotFound = () => new AppError("install.not_found", "That install was not found.");
 
-function audit(tx: Tx, userId: string, action: string, subjectType: string, subjectId: string, data: object) {
-  return tx.auditEvent.create({
-    data: { userId, actor: `user:${userId}`, action, subjectType, subjectId, data: data as Prisma.InputJsonObject },
-  });
+function audit(tx: Tx, userId: string, action: AuditAction, subjectType: string, subjectId: string, data: object) {
+  return recordAudit(tx, { userId, actor: `user:${userId}`, action, subjectType, subjectId, data: data as Prisma.InputJsonObject });
 }
 
 /** Revokes every active "always allow" of this person for any version of the skill. */

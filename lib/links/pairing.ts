@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { db } from "../db";
 import { redis, key } from "../redis";
 import { NONCE_TTL_MS, pairResponseSchema, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
+import { recordAudit } from "../audit";
 
 /** A pairing code is good for this long, once. */
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
@@ -69,16 +70,14 @@ export async function pairLink(req: Request, rawBody: string, body: { code: stri
       data: { userId: code.userId, name: body.name, publicKey: parsed.linkId, lastSeenAt: now },
     });
     await tx.linkPairingCode.update({ where: { id: code.id }, data: { linkId: link.id } });
-    await tx.auditEvent.create({
-      data: {
+    await recordAudit(tx, {
         userId: code.userId,
         actor: `link:${link.id}`,
         action: "link.paired",
         subjectType: "link",
         subjectId: link.id,
         data: { name: body.name },
-      },
-    });
+      });
     return pairResponseSchema.parse({ link_id: link.id, name: link.name });
   });
 }

@@ -6,6 +6,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { withdraw } from "../runs/lifecycle";
 import { isOnline } from "./service";
+import { recordAudit } from "../audit";
 
 const notFound = () => new AppError("link.not_found", "That Link was not found.");
 
@@ -21,15 +22,13 @@ export async function approvePoolLink(by: PoolActor, linkId: string) {
   const poolApprovedAt = new Date();
   await db.$transaction([
     db.link.update({ where: { id: linkId }, data: { poolApprovedAt, poolApprovedBy: actorOf(by).actor } }),
-    db.auditEvent.create({
-      data: {
+    recordAudit(db, {
         ...actorOf(by),
         action: "link.pool_approved",
         subjectType: "link",
         subjectId: linkId,
         data: { owner: link.userId, name: link.name },
-      },
-    }),
+      }),
   ]);
   return { id: link.id, poolApprovedAt };
 }
@@ -41,15 +40,13 @@ export async function revokePoolLink(by: PoolActor, linkId: string) {
   if (!link.poolApprovedAt) return { id: link.id, poolApprovedAt: null };
   await db.$transaction([
     db.link.update({ where: { id: linkId }, data: { poolApprovedAt: null, poolApprovedBy: null } }),
-    db.auditEvent.create({
-      data: {
+    recordAudit(db, {
         ...actorOf(by),
         action: "link.pool_revoked",
         subjectType: "link",
         subjectId: linkId,
         data: { owner: link.userId, name: link.name },
-      },
-    }),
+      }),
   ]);
   await withdraw({ linkId, placement: "pool" }, "poolRevoked");
   return { id: link.id, poolApprovedAt: null };

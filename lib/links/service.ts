@@ -11,6 +11,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { LinkReport, Runner } from "../protocol";
 import { Effects, withdraw } from "../runs/lifecycle";
+import { recordAudit } from "../audit";
 
 /** A Link long-polls every few seconds; unseen for this long, it counts as offline. */
 export const ONLINE_WINDOW_MS = 45_000;
@@ -94,9 +95,7 @@ export async function turnRunnerOff(userId: string, linkId: string) {
       where: { id: linkId },
       data: { runnerEnabled: false, remoteOffEpoch: current.runnerEpoch },
     });
-    await tx.auditEvent.create({
-      data: { userId, actor: `user:${userId}`, action: "link.runner_off", subjectType: "link", subjectId: linkId },
-    });
+    await recordAudit(tx, { userId, actor: `user:${userId}`, action: "link.runner_off", subjectType: "link", subjectId: linkId });
   });
   await new Effects().linkChanged(linkId).run();
   return { id: linkId, runner: "off" as const };
@@ -112,9 +111,7 @@ export async function revokeLink(userId: string, linkId: string) {
   const revokedAt = new Date();
   await db.$transaction([
     db.link.update({ where: { id: link.id }, data: { revokedAt, runnerEnabled: false, poolOffer: false } }),
-    db.auditEvent.create({
-      data: { userId, actor: `user:${userId}`, action: "link.revoked", subjectType: "link", subjectId: link.id },
-    }),
+    recordAudit(db, { userId, actor: `user:${userId}`, action: "link.revoked", subjectType: "link", subjectId: link.id }),
   ]);
   await withdraw({ linkId: link.id }, "linkRevoked");
   return { id: link.id, revokedAt };

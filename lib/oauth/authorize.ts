@@ -12,6 +12,7 @@ import { findClient, type RegisteredClient } from "./clients";
 import { PKCE_VALUE } from "./pkce";
 import { matchRedirectUri } from "./redirect-uri";
 import { CODE_PREFIX, CODE_TTL_MS, issuer, mcpResource, SCOPE } from "./settings";
+import { recordAudit } from "../audit";
 
 export type AuthorizationRequest = {
   client: RegisteredClient;
@@ -155,16 +156,14 @@ export async function approveAuthorization(userId: string, r: AuthorizationReque
       expiresAt: new Date(Date.now() + CODE_TTL_MS),
     },
   });
-  await db.auditEvent.create({
-    data: {
+  await recordAudit(db, {
       userId,
       actor: `user:${userId}`,
       action: "oauth.authorized",
       subjectType: "agent",
       subjectId: agentId,
       data: { client_id: r.client.id, client_name: r.client.name },
-    },
-  });
+    });
   const url = new URL(r.redirectUri);
   url.searchParams.set("code", code);
   if (r.state) url.searchParams.set("state", r.state);

@@ -13,6 +13,7 @@ import { listingContractFor } from "./listing";
 import { renderVersionMarkdown } from "./rendered-markdown";
 import { enqueueScan } from "./scan-queue";
 import { semverParts } from "./semver";
+import { recordAudit } from "../audit";
 
 export type PublishInput = {
   ownerId: string;
@@ -88,16 +89,14 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
         select: { id: true, status: true },
       });
       await appendToLog(tx, { versionId: version.id, event: "publish" });
-      await tx.auditEvent.create({
-        data: {
+      await recordAudit(tx, {
           userId: ownerId,
           actor: `user:${ownerId}`,
           action: "skill.published",
           subjectType: "skill_version",
           subjectId: version.id,
           data: { slug: document.slug, version: document.version, integrity: document.integrity },
-        },
-      });
+        });
       return {
         skillId: skill.id,
         versionId: version.id,

@@ -4,6 +4,7 @@
 // install saying why (shown on My skills), its queued and running jobs withdrawn when it now
 // fails, and an audit event for the author and for every person who installed it.
 import "server-only";
+import { recordAudit } from "../audit";
 import { db, type Prisma } from "../db";
 import { withdraw } from "../runs/lifecycle";
 import { SCANNER_VERSION, type Verdict } from "../scan";
@@ -139,18 +140,9 @@ export async function rescanVersion(versionId: string): Promise<RescanOutcome | 
 function auditEvent(
   tx: Prisma.TransactionClient,
   userId: string | null,
-  action: string,
+  action: "scan.verdict_changed" | "scan.verdict_worse",
   versionId: string,
-  data: object,
+  data: Prisma.InputJsonObject,
 ) {
-  return tx.auditEvent.create({
-    data: {
-      userId,
-      actor: RESCAN_ACTOR,
-      action,
-      subjectType: "skill_version",
-      subjectId: versionId,
-      data: data as Prisma.InputJsonObject,
-    },
-  });
+  return recordAudit(tx, { userId, actor: RESCAN_ACTOR, action, subjectType: "skill_version", subjectId: versionId, data });
 }

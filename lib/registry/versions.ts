@@ -7,6 +7,7 @@ import { AppError, notFound } from "../errors";
 import { appendToLog } from "../tlog";
 import { withdraw } from "../runs/lifecycle";
 import { compareSemver } from "./semver";
+import { recordAudit } from "../audit";
 
 type VersionRow = {
   version: string;
@@ -78,16 +79,14 @@ export async function retireVersion(p: { ownerId: string; slug: string; version:
     // Conditional, so two retires at once log one event: the loser reads the winner's time.
     const { count } = await tx.skillVersion.updateMany({ where: { id: row.id, retiredAt: null }, data: { retiredAt } });
     if (count === 0) return null;
-    await tx.auditEvent.create({
-      data: {
+    await recordAudit(tx, {
         userId: p.ownerId,
         actor: `user:${p.ownerId}`,
         action: "skill.retired",
         subjectType: "skill_version",
         subjectId: row.id,
         data: { slug: p.slug, version: p.version },
-      },
-    });
+      });
     await appendToLog(tx, { versionId: row.id, event: "retire" });
     return retiredAt;
   });

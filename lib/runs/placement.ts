@@ -4,6 +4,7 @@
 import "server-only";
 import { db } from "../db";
 import { AppError } from "../errors";
+import { recordAudit } from "../audit";
 
 export async function projectPoolChoices(userId: string) {
   const projects = await db.project.findMany({
@@ -18,14 +19,12 @@ export async function projectPoolChoices(userId: string) {
 export async function setProjectPool(userId: string, projectId: string, allowPool: boolean) {
   const { count } = await db.project.updateMany({ where: { id: projectId, ownerId: userId }, data: { allowPool } });
   if (count !== 1) throw new AppError("project.not_found", "That project was not found.");
-  await db.auditEvent.create({
-    data: {
+  await recordAudit(db, {
       userId,
       actor: `user:${userId}`,
       action: allowPool ? "project.pool_allowed" : "project.pool_refused",
       subjectType: "project",
       subjectId: projectId,
-    },
-  });
+    });
   return { id: projectId, allow_pool: allowPool };
 }

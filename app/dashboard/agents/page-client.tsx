@@ -1,6 +1,8 @@
 "use client";
 
-import { useCopy } from "@/components/use-copy";
+import { ConfirmRow } from "@/components/confirm-row";
+import { LiveNotice } from "@/components/live-notice";
+import { SecretRow } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -38,8 +40,6 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
   const [notice, setNotice] = useState("");
   // After a revoke its buttons are gone: focus moves to the notice that says what happened.
   const noticeRef = useRef<HTMLParagraphElement>(null);
-  const tokenRef = useRef<HTMLInputElement>(null);
-  const { copied, copy, reset: resetCopied } = useCopy(tokenRef);
 
   async function call(input: string, init: RequestInit): Promise<Response | null> {
     setPending(true);
@@ -64,7 +64,6 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
     event.preventDefault();
     const form = event.currentTarget;
     const name = String(new FormData(form).get("name") ?? "");
-    resetCopied();
     const res = await call("/api/v1/agents", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -131,22 +130,7 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
               <strong>Copy the token of “{created.name}” now.</strong> This is the only time it is shown: we keep only a
               fingerprint of it. Give it to your agent only; anyone holding it can ask to run your skills.
             </p>
-            <div className="secret-row">
-              <label htmlFor="agent-token" className="visually-hidden">
-                New agent token
-              </label>
-              <input
-                id="agent-token"
-                ref={tokenRef}
-                className="mono"
-                readOnly
-                value={created.token}
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <button type="button" className="button" onClick={() => copy(created?.token)}>
-                {copied ? "Copied" : "Copy"}
-              </button>
-            </div>
+            <SecretRow key={created.token} id="agent-token" label="New agent token" value={created.token} />
             <details className={styles.connect}>
               <summary>Connect an MCP client as “{created.name}”</summary>
               <McpSnippets idPrefix="new-agent" appUrl={appUrl} token={created.token} />
@@ -161,26 +145,18 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
       </section>
 
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p
-        ref={noticeRef}
-        tabIndex={-1}
-        role="status"
-        aria-live="polite"
-        className={notice ? styles.notice : "visually-hidden"}
-      >
-        {notice}
-      </p>
+      <LiveNotice ref={noticeRef} notice={notice} className={styles.notice} />
 
       <section aria-labelledby="agent-list-title">
         <h2 id="agent-list-title">Your agents</h2>
         {agents.length === 0 ? (
           <p className="empty">You have no agents yet.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {agents.map((a) => (
               <li
                 key={a.id}
-                className={a.revokedAt ? `${styles.agent} ${styles.revoked}` : styles.agent}
+                className={`card ${styles.agent}${a.revokedAt ? ` ${styles.revoked}` : ""}`}
                 data-agent-id={a.id}
               >
                 <div className={styles.head}>
@@ -242,20 +218,15 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
                       </button>
                     )}
                     {confirming === a.id ? (
-                      <div className={styles.confirm} role="group" aria-label={`Confirm revoking ${a.name}`}>
-                        <span>Revoke “{a.name}”? Its token stops working at once.</span>
-                        <button
-                          type="button"
-                          className="button button-danger"
-                          disabled={pending}
-                          onClick={() => revoke(a)}
-                        >
-                          Yes, revoke
-                        </button>
-                        <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
-                          Cancel
-                        </button>
-                      </div>
+                      <ConfirmRow
+                        className={styles.confirm}
+                        label={`Confirm revoking ${a.name}`}
+                        question={`Revoke “${a.name}”? Its token stops working at once.`}
+                        confirm="Yes, revoke"
+                        pending={pending}
+                        onConfirm={() => revoke(a)}
+                        onCancel={() => setConfirming(null)}
+                      />
                     ) : (
                       <button
                         type="button"

@@ -172,7 +172,7 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
         {pending.length === 0 ? (
           <p className="empty">No step is waiting for you. When an agent asks to run a skill, it appears here.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {pending.map((s) => (
               <li key={s.id} className={styles.step} data-step-id={s.id}>
                 <h3 className={styles.stepTitle}>
@@ -241,7 +241,7 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
         {recent.length === 0 ? (
           <p className="empty">Your agents have not asked to run anything yet.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {recent.map((s) => (
               <li key={s.id} className={styles.recent} data-step-id={s.id}>
                 <div className={styles.recentHead}>

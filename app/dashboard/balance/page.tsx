@@ -1,19 +1,9 @@
 import Link from "next/link";
 import { requireUser } from "@/lib/auth";
-import { balanceOf } from "@/lib/billing/ledger";
+import { LEDGER_FILTER_KEYS, USAGE_DAYS, balanceQuery, loadBalancePage } from "@/lib/billing/balance-page";
 import { MAX_TOP_UP_MICROS, MIN_TOP_UP_MICROS } from "@/lib/billing/payments";
 import { formatMicros } from "@/lib/billing/rates";
-import {
-  LEDGER_KINDS,
-  dayText,
-  ledgerFacets,
-  ledgerFilterFromQuery,
-  listLedger,
-  usageByDay,
-  usageRange,
-  type LedgerFilter,
-} from "@/lib/billing/usage";
-import { AppError } from "@/lib/errors";
+import { LEDGER_KINDS } from "@/lib/billing/usage";
 import styles from "./balance.module.css";
 import { TopUpForm } from "./page-client";
 import { ReturnToStep } from "./return-to-step";
@@ -24,55 +14,26 @@ export const dynamic = "force-dynamic";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (d: Date) => `${timeFormat.format(d)} UTC`;
-const USAGE_DAYS = [7, 14, 30, 90] as const;
 const KIND_WORDS: Record<string, string> = { topup: "top-up", charge: "charge", refund: "refund" };
-const FILTER_KEYS = ["kind", "from", "to", "skill", "agent"] as const;
 
 export default async function BalancePage({ searchParams }: Props) {
   const user = await requireUser("/dashboard/balance");
-  const raw = await searchParams;
-  const q: Record<string, string | undefined> = Object.fromEntries(
-    Object.entries(raw).map(([k, v]) => [k, one(v) || undefined]),
-  );
-
-  let filter: LedgerFilter = {};
-  let filterProblem: string | null = null;
-  try {
-    filter = ledgerFilterFromQuery({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, q[k]])), cursor: q.cursor });
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    filterProblem = `${err.message} Showing everything instead.`;
-  }
-  let ledger;
-  try {
-    ledger = await listLedger(user.userId, filter);
-  } catch (err) {
-    // A stale or edited page link: show the first page instead of an error.
-    if (!(err instanceof AppError && err.code === "billing.cursor_invalid")) throw err;
-    ledger = await listLedger(user.userId, { ...filter, cursor: undefined });
-  }
-
-  const days = USAGE_DAYS.find((d) => String(d) === q.days) ?? 14;
-  const today = new Date();
-  const range = usageRange({ from: dayText(new Date(today.getTime() - (days - 1) * 86_400_000)) }, today);
-  const [balance, bySkill, byAgent, facets] = await Promise.all([
-    balanceOf(user.userId),
-    usageByDay(user.userId, range, "skill"),
-    usageByDay(user.userId, range, "agent"),
-    ledgerFacets(user.userId),
-  ]);
-
-  const activeFilters = FILTER_KEYS.filter((k) => q[k]);
-  const nextHref = ledger.nextCursor
-    ? `/dashboard/balance?${new URLSearchParams({
-        ...Object.fromEntries(FILTER_KEYS.flatMap((k) => (q[k] ? [[k, q[k] as string]] : []))),
-        ...(q.days ? { days: q.days } : {}),
-        cursor: ledger.nextCursor,
-      }).toString()}#ledger-title`
-    : null;
+  const q = balanceQuery(await searchParams);
+  const {
+    filterProblem,
+    ledger,
+    days,
+    balance,
+    bySkill,
+    byAgent,
+    facets,
+    activeFilters,
+    nextHref,
+    firstHref,
+    clearHref,
+  } = await loadBalancePage(user.userId, q);
 
   return (
     <>
@@ -102,7 +63,7 @@ export default async function BalancePage({ searchParams }: Props) {
       <section aria-labelledby="usage-title" className={styles.section}>
         <h2 id="usage-title">Usage</h2>
         <form method="get" action="/dashboard/balance" className={styles.filters}>
-          {FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
+          {LEDGER_FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
           <div className="field">
             <label htmlFor="usage-days">Days</label>
             <select id="usage-days" name="days" defaultValue={String(days)} className={styles.select}>
@@ -183,10 +144,7 @@ export default async function BalancePage({ searchParams }: Props) {
               Filter
             </button>
             {activeFilters.length ? (
-              <Link
-                href={q.days ? `/dashboard/balance?days=${q.days}` : "/dashboard/balance"}
-                className="button button-quiet"
-              >
+              <Link href={clearHref} className="button button-quiet">
                 Clear
               </Link>
             ) : null}
@@ -251,17 +209,9 @@ export default async function BalancePage({ searchParams }: Props) {
             </table>
           </div>
         )}
-        {nextHref || q.cursor ? (
+        {nextHref || firstHref ? (
           <p className={styles.pager}>
-            {q.cursor ? (
-              <Link
-                href={`/dashboard/balance?${new URLSearchParams(
-                  Object.fromEntries([...FILTER_KEYS, "days"].flatMap((k) => (q[k] ? [[k, q[k] as string]] : []))),
-                ).toString()}#ledger-title`}
-              >
-                First page
-              </Link>
-            ) : null}
+            {firstHref ? <Link href={firstHref}>First page</Link> : null}
             {nextHref ? <Link href={nextHref}>Older entries</Link> : null}
           </p>
         ) : null}

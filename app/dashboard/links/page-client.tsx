@@ -1,6 +1,8 @@
 "use client";
 
-import { useCopy } from "@/components/use-copy";
+import { ConfirmRow } from "@/components/confirm-row";
+import { LiveNotice } from "@/components/live-notice";
+import { SecretRow } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -42,8 +44,6 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
   const [notice, setNotice] = useState("");
   // After a revoke its buttons are gone: focus moves to the notice that says what happened.
   const noticeRef = useRef<HTMLParagraphElement>(null);
-  const commandRef = useRef<HTMLInputElement>(null);
-  const { copied, copy, reset: resetCopied } = useCopy(commandRef);
 
   useEffect(() => {
     if (!pairing) return;
@@ -54,7 +54,6 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
   async function newCode() {
     setPending(true);
     setError(null);
-    resetCopied();
     try {
       const res = await fetch("/api/v1/links/pairing-codes", { method: "POST" });
       if (res.status !== 201) {
@@ -160,22 +159,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
               <span className="muted"> (expires {when(pairing.expires_at)})</span>
             </p>
             <p className={styles.stepTitle}>1. On that machine, run:</p>
-            <div className="secret-row">
-              <label htmlFor="pair-command" className="visually-hidden">
-                Pairing command
-              </label>
-              <input
-                id="pair-command"
-                ref={commandRef}
-                className="mono"
-                readOnly
-                value={pairing.command}
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <button type="button" className="button" onClick={() => copy(pairing?.command)}>
-                {copied ? "Copied" : "Copy"}
-              </button>
-            </div>
+            <SecretRow key={pairing.command} id="pair-command" label="Pairing command" value={pairing.command} />
             <p className={styles.stepTitle}>2. Turn its skill runner on:</p>
             <pre className={styles.command}>openvibe-link skills on</pre>
             <p className={styles.stepTitle}>
@@ -188,15 +172,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
       </section>
 
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p
-        ref={noticeRef}
-        tabIndex={-1}
-        role="status"
-        aria-live="polite"
-        className={notice ? styles.notice : "visually-hidden"}
-      >
-        {notice}
-      </p>
+      <LiveNotice ref={noticeRef} notice={notice} className={styles.notice} />
 
       <section className="panel" aria-labelledby="pool-title">
         <h2 id="pool-title">OpenVibe&apos;s pool</h2>
@@ -204,7 +180,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
           When none of your Links can take a run, it may go to a machine OpenVibe runs for everyone. It costs more per
           second, and the run page then says “OpenVibe pool”.
         </p>
-        <ul className={styles.list}>
+        <ul className="card-list">
           {pools.map((p) => (
             <li key={p.id} className={styles.poolChoice}>
               <label>
@@ -226,11 +202,11 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
         {links.length === 0 ? (
           <p className="empty">You have no Links yet. Pair one to run skills on your own machine.</p>
         ) : (
-          <ul className={styles.list}>
+          <ul className="card-list">
             {links.map((l) => (
               <li
                 key={l.id}
-                className={l.revokedAt ? `${styles.link} ${styles.revoked}` : styles.link}
+                className={`card ${styles.link}${l.revokedAt ? ` ${styles.revoked}` : ""}`}
                 data-link-id={l.id}
               >
                 <div className={styles.head}>
@@ -272,15 +248,15 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
                   ) : null}
                 </dl>
                 {l.revokedAt ? null : confirming === l.id ? (
-                  <div className={styles.confirm} role="group" aria-label={`Confirm revoking ${l.name}`}>
-                    <span>Revoke “{l.name}”? Its next request is refused; pair it again to use it.</span>
-                    <button type="button" className="button button-danger" disabled={pending} onClick={() => revoke(l)}>
-                      Yes, revoke
-                    </button>
-                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
-                      Cancel
-                    </button>
-                  </div>
+                  <ConfirmRow
+                    className={styles.confirm}
+                    label={`Confirm revoking ${l.name}`}
+                    question={`Revoke “${l.name}”? Its next request is refused; pair it again to use it.`}
+                    confirm="Yes, revoke"
+                    pending={pending}
+                    onConfirm={() => revoke(l)}
+                    onCancel={() => setConfirming(null)}
+                  />
                 ) : (
                   <div className={styles.actions}>
                     {l.runner === "on" ? (

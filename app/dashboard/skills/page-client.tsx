@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmRow } from "@/components/confirm-row";
 import Link from "next/link";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -163,20 +164,15 @@ export function MySkillsClient({
                   </p>
                 ) : null}
                 {confirming === i.id ? (
-                  <div className={styles.actions} role="group" aria-label={`Confirm uninstalling ${i.slug}`}>
-                    <span>Uninstall {i.slug}? Its “always allow” grants are revoked too.</span>
-                    <button
-                      type="button"
-                      className="button button-danger"
-                      disabled={pending === i.id}
-                      onClick={() => uninstall(i)}
-                    >
-                      Yes, uninstall
-                    </button>
-                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
-                      Cancel
-                    </button>
-                  </div>
+                  <ConfirmRow
+                    className={styles.actions}
+                    label={`Confirm uninstalling ${i.slug}`}
+                    question={`Uninstall ${i.slug}? Its “always allow” grants are revoked too.`}
+                    confirm="Yes, uninstall"
+                    pending={pending === i.id}
+                    onConfirm={() => uninstall(i)}
+                    onCancel={() => setConfirming(null)}
+                  />
                 ) : (
                   <div className={styles.actions}>
                     <button

@@ -1,7 +1,8 @@
 "use client";
 
-import { useCopy } from "@/components/use-copy";
-import { useRef, useState } from "react";
+import { ConfirmRow } from "@/components/confirm-row";
+import { SecretRow } from "@/components/secret-row";
+import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 
@@ -24,8 +25,6 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const secretRef = useRef<HTMLInputElement>(null);
-  const { copied, copy, reset: resetCopied } = useCopy(secretRef);
 
   async function create(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -33,7 +32,6 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
     const name = String(new FormData(formEl).get("name") ?? "");
     setPending(true);
     setError(null);
-    resetCopied();
     try {
       const res = await fetch("/api/v1/tokens", {
         method: "POST",
@@ -107,22 +105,7 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
               <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep only
               a fingerprint of it, so it cannot be shown again.
             </p>
-            <div className="secret-row">
-              <label htmlFor="token-secret" className="visually-hidden">
-                New token
-              </label>
-              <input
-                id="token-secret"
-                ref={secretRef}
-                className="mono"
-                readOnly
-                value={created.secret}
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <button type="button" className="button" onClick={() => copy(created?.secret)}>
-                {copied ? "Copied" : "Copy"}
-              </button>
-            </div>
+            <SecretRow key={created.secret} id="token-secret" label="New token" value={created.secret} />
             <p>
               <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
                 I have saved it
@@ -149,20 +132,15 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
                   {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
                 </div>
                 {t.revokedAt ? null : confirming === t.id ? (
-                  <div className="token-actions" role="group" aria-label={`Confirm revoking ${t.name}`}>
-                    <span>Revoke “{t.name}”? Anything using it stops working at once.</span>
-                    <button
-                      type="button"
-                      className="button button-danger"
-                      disabled={pending}
-                      onClick={() => revoke(t.id)}
-                    >
-                      Yes, revoke
-                    </button>
-                    <button type="button" className="button button-quiet" onClick={() => setConfirming(null)}>
-                      Cancel
-                    </button>
-                  </div>
+                  <ConfirmRow
+                    className="token-actions"
+                    label={`Confirm revoking ${t.name}`}
+                    question={`Revoke “${t.name}”? Anything using it stops working at once.`}
+                    confirm="Yes, revoke"
+                    pending={pending}
+                    onConfirm={() => revoke(t.id)}
+                    onCancel={() => setConfirming(null)}
+                  />
                 ) : (
                   <div className="token-actions">
                     <button
