@@ -39,7 +39,7 @@ type Catalog = {
   enums: string[];
 };
 
-// Everything in `public` except Prisma's own bookkeeping table, as sorted comparable lines.
+// Every table in `public` except Prisma's own bookkeeping table, as sorted comparable lines.
 async function catalog(url: string): Promise<Catalog> {
   return withClient(url, async (c) => {
     const columns = await c.query(`
@@ -48,7 +48,10 @@ async function catalog(url: string): Promise<Catalog> {
         || case when is_nullable = 'NO' then ' not null' else '' end
         || coalesce(' default ' || column_default, '') as line
       from information_schema.columns
-      where table_schema = 'public' and table_name <> '_prisma_migrations'`);
+      where table_schema = 'public' and table_name <> '_prisma_migrations'
+        -- views the migrations add for triggers (SkillLatestSource) are not in schema.prisma
+        and table_name in (select table_name from information_schema.tables
+                           where table_schema = 'public' and table_type = 'BASE TABLE')`);
     const indexes = await c.query(`
       select indexdef as line from pg_indexes
       where schemaname = 'public' and tablename <> '_prisma_migrations'`);
@@ -60,7 +63,10 @@ async function catalog(url: string): Promise<Catalog> {
       from pg_type t join pg_enum e on e.enumtypid = t.oid
       where t.typnamespace = 'public'::regnamespace group by t.typname`);
     const lines = (r: pg.QueryResult) => r.rows.map((row: { line: string }) => row.line).sort();
-    return { columns: lines(columns), indexes: lines(indexes), foreignKeys: lines(foreignKeys), enums: lines(enums) };
+    // GIN storage parameters (fastupdate=off on the search vectors) are beyond what schema.prisma
+    // can say; the index itself must still match.
+    const unparameterised = (r: pg.QueryResult) => lines(r).map((l) => l.replace(/ WITH \(fastupdate=off\)$/, ""));
+    return { columns: lines(columns), indexes: unparameterised(indexes), foreignKeys: lines(foreignKeys), enums: lines(enums) };
   });
 }
 
