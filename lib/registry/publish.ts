@@ -62,6 +62,10 @@ export async function publishSkill(input: PublishInput): Promise<PublishResult> 
           select: { id: true, ownerId: true },
         }));
       if (skill.ownerId !== ownerId) throw notOwner(document.slug);
+      // Taken before the version row's foreign key share-locks the skill: the SkillLatest trigger
+      // locks the skill for update, and two publishes of one skill holding share locks would
+      // deadlock waiting for each other's.
+      await tx.$queryRaw`SELECT 1 FROM "Skill" WHERE id = ${skill.id} FOR UPDATE`;
 
       const pins = [];
       for (const c of code) {
