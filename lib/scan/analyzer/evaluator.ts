@@ -73,6 +73,23 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
+  /**
+   * The values `o.p = x` assignments give `o.p`, once per scan like an identifier's: an assignment
+   * that reads the property it sets (`o.p = (o.p || "") + "…"`) would otherwise re-expand every
+   * assignment at every read, exponentially.
+   */
+  protected memberBindValue(k: string): V | null {
+    const extra = this.binds.get(k);
+    if (!extra) return null;
+    const mk = "mb:" + k;
+    const m = this.identMemo.get(mk);
+    if (m) return m;
+    this.identMemo.set(mk, ANY); // cycle guard
+    const v = union(extra.map((b) => this.evalBind(b)));
+    this.identMemo.set(mk, v);
+    return v;
+  }
+
   // ---- evaluation --------------------------------------------------------------------------
   evalExpr(n: Node | null | undefined): V {
     if (!n) return ANY;
@@ -111,8 +128,8 @@ export abstract class Evaluator extends Binder {
         let v = this.member(obj, k, n.span.start);
         // o.p = x assignments seen elsewhere
         if (this.memberBinds > 0 && n.object.type === "Identifier" && k !== null) {
-          const extra = this.binds.get(key(n.object as Ident) + "." + k);
-          if (extra) v = union([v, ...extra.map((b) => this.evalBind(b))]);
+          const extra = this.memberBindValue(key(n.object as Ident) + "." + k);
+          if (extra) v = union([v, extra]);
         }
         return v;
       }
