@@ -14,6 +14,7 @@ import type {
 } from "@swc/types";
 import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
 import { type Bind, Binder } from "./binder";
+import { CHARS_PER_STEP } from "./budget";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
 import { ANY, asStr, payloadView, ref, strLit, union, type V } from "./values";
 
@@ -101,9 +102,11 @@ export abstract class Evaluator extends Binder {
       if (cached) return cached;
     }
     if (this.depth > 200) return ANY;
+    this.tick((n as HasSpan).span?.start ?? 1);
     this.depth++;
     const v = this.evalInner(n);
     this.depth--;
+    if (v.t === "str" && v.s.length > CHARS_PER_STEP) this.chargeString(v.s.length, (n as HasSpan).span?.start ?? 1);
     if (memoizable && !this.override) this.memo.set(n, v);
     return v;
   }
@@ -374,9 +377,22 @@ export abstract class Evaluator extends Binder {
     return (obj.props = props);
   }
 
+  /**
+   * A property's value, once per scan outside a call's parameter bindings. An object whose
+   * property reads the object again (`t = { r: t.r }` through a shared variable) is a cycle: its
+   * inner read is unknown, where it would otherwise re-expand to the depth limit, exponentially.
+   */
   protected propValue(x: N | V): V {
     if (x && typeof x === "object" && "t" in x) return x as V;
-    return this.evalExpr(x as N);
+    const node = x as N;
+    const m = this.override ? undefined : this.propMemo.get(node);
+    if (m) return m;
+    if (this.propActive.has(node)) return ANY;
+    this.propActive.add(node);
+    const v = this.evalExpr(node);
+    this.propActive.delete(node);
+    if (!this.override) this.propMemo.set(node, v);
+    return v;
   }
 
   protected refMember(obj: { t: "ref"; p: string }, k: string, pos: number): V {

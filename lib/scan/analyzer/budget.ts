@@ -1,0 +1,19 @@
+// The analysis's work budget: every evaluation step counts against a limit proportional to the
+// file's size, so no input can keep the analyzer running unbounded. Past it, the scan fails closed.
+
+/** Steps a file may take: a floor for small files plus a generous allowance per byte. */
+export function stepBudget(bytes: number): number {
+  return 2_000_000 + 2_000 * bytes;
+}
+
+/** The longest string the evaluator folds; a longer one (doubling `a = a + a`) is too complex. */
+export const MAX_FOLDED_CHARS = 1 << 20;
+/** A folded string costs a step per this many characters, so re-folding big strings is bounded too. */
+export const CHARS_PER_STEP = 16;
+
+/** Thrown from the analyzer's hot loops when a scan has used its budget. */
+export class TooComplex extends Error {
+  constructor(readonly pos: number) {
+    super("analysis budget exceeded");
+  }
+}
