@@ -35,7 +35,7 @@ import {
 } from "./ast";
 import { GLOBAL_NAMES, ITER_METHODS, STDIO_WRITES } from "./names";
 import { type V } from "./values";
-import { CHARS_PER_STEP, MAX_FOLDED_CHARS, TooComplex } from "./budget";
+import { CHARS_PER_STEP, MAX_FOLDED_CHARS, spanStart, TooComplex } from "./budget";
 
 /** A module that the code loads by a literal name that is not one of Node's own. */
 export interface ModuleRequest {
@@ -122,15 +122,14 @@ export abstract class Binder {
   constructor(protected readonly net: Net) {}
 
   /** Counts one step of analysis; throws TooComplex once the budget is spent. */
-  protected tick(pos: number) {
-    if (++this.steps > this.budget) throw new TooComplex(pos);
+  protected tick(at: object) {
+    if (++this.steps > this.budget) throw new TooComplex(spanStart(at));
   }
 
   /** Charges a folded string by its length; one past MAX_FOLDED_CHARS is too complex at once. */
-  protected chargeString(length: number, pos: number) {
-    if (length > MAX_FOLDED_CHARS) throw new TooComplex(pos);
+  protected chargeString(length: number, at: object) {
     this.steps += Math.floor(length / CHARS_PER_STEP);
-    if (this.steps > this.budget) throw new TooComplex(pos);
+    if (length > MAX_FOLDED_CHARS || this.steps > this.budget) throw new TooComplex(spanStart(at));
   }
 
   protected report(rule: RuleId, pos: number, detail?: string) {

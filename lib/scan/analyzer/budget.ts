@@ -15,6 +15,12 @@ export const MAX_FOLDED_CHARS = 1 << 20;
 /** A folded string costs a step per this many characters, so re-folding big strings is bounded too. */
 export const CHARS_PER_STEP = 16;
 
+/** Where a node starts, for the finding (1 when it has no span). */
+export function spanStart(n: object): number {
+  const span = (n as { span?: { start?: number } }).span;
+  return typeof span?.start === "number" && span.start > 0 ? span.start : 1;
+}
+
 /** Thrown from the analyzer's hot loops when a scan has used its budget. */
 export class TooComplex extends Error {
   constructor(readonly pos: number) {

@@ -102,11 +102,11 @@ export abstract class Evaluator extends Binder {
       if (cached) return cached;
     }
     if (this.depth > 200) return ANY;
-    this.tick((n as HasSpan).span?.start ?? 1);
+    this.tick(n);
     this.depth++;
     const v = this.evalInner(n);
     this.depth--;
-    if (v.t === "str" && v.s.length > CHARS_PER_STEP) this.chargeString(v.s.length, (n as HasSpan).span?.start ?? 1);
+    if (v.t === "str" && v.s.length > CHARS_PER_STEP) this.chargeString(v.s.length, n);
     if (memoizable && !this.override) this.memo.set(n, v);
     return v;
   }

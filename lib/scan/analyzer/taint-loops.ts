@@ -48,7 +48,7 @@ export abstract class TaintAndLoops extends Sinks {
   /** Does expression `e` carry data read from the tool's input? */
   tainted(node: Node | null | undefined, depth: number): boolean {
     if (!node || typeof node !== "object" || depth > 60) return false;
-    this.tick((node as Node & HasSpan).span?.start ?? 1);
+    this.tick(node);
     const e = node as Expression | Declaration;
     switch (e.type) {
       case "Identifier":
@@ -158,7 +158,7 @@ export abstract class TaintAndLoops extends Sinks {
   /** Does `e` come from the size of some data (`.length`, `.size`) rather than a number the input names? */
   protected sizeDerived(node: Node | null | undefined, depth: number): boolean {
     if (!node || typeof node !== "object" || depth > 6) return false;
-    this.tick((node as Node & HasSpan).span?.start ?? 1);
+    this.tick(node);
     const e = node as Expression;
     if (e.type === "MemberExpression") {
       const pn = propName(e);
