@@ -265,9 +265,22 @@ function benignCode(): string {
   return code + "/*" + " ".repeat(CODE_MAX - code.length - 4) + "*/";
 }
 
+/** A program of `head`, as many `line(i)` as fit and `tail`, padded with a comment to exactly `n`. */
+function program(n: number, head: string, line: (i: number) => string, tail: string): string {
+  let code = head;
+  for (let i = 1; ; i++) {
+    const next = line(i);
+    if (code.length + next.length + tail.length + 4 > n) break;
+    code += next;
+  }
+  code += tail;
+  return code + "/*" + " ".repeat(n - code.length - 4) + "*/";
+}
+
 function scanCase(): AdversarialCase {
   const n = CODE_MAX;
   const str = (body: string) => `const s = "${body}";\n`;
+  const input = "JSON.parse(process.argv[2])";
   return {
     name: "Scan text heuristics (lib/scan, via scanCode)",
     maxLength: n,
@@ -278,6 +291,26 @@ function scanCase(): AdversarialCase {
       "hex-ish run": str(fill("ab12", n - 14)),
       "deep nesting": fill("[", n / 2) + fill("]", n / 2),
       "escaped string": str(fill("\\x41", n - 14)),
+      // shapes that once made the evaluator re-expand values exponentially (public skill code)
+      "property assigned from itself": program(
+        n,
+        "function adjust(f, ctx) {\n  f.note = '';\n",
+        (i) => `  if (ctx.k${i}) { f.note = (f.note || '') + ' (case ${i})'; f.level = 'low'; }\n`,
+        `  return f;\n}\nconsole.log(adjust({}, ${input}).note);\n`,
+      ),
+      "property read back through a shared variable": program(
+        n,
+        `let cache = null;\nfunction load() { if (cache) return cache; cache = ${input}; return cache; }\nfunction save(t) { cache = t; }\n`,
+        (i) => `function step${i}(d) { const t = load(); const next = { token: d.token, refresh: t.refresh }; save(next); return next; }\n`,
+        `console.log(step1(${input}));\n`,
+      ),
+      "return chains branching at every level": program(
+        n,
+        "const a = process.argv.length > 2;\nfunction f0() { return [1]; }\n",
+        (i) => `function f${i}() { if (a) return f${i - 1}(); return f${i - 1}(); }\n`,
+        "for (const x of f200()) console.log(x);\n",
+      ),
+      "string doubling": program(n, 'var a0 = "abcdefgh";\n', (i) => `var a${i} = a${i - 1} + a${i - 1};\n`, "console.log(a40);\n"),
     },
     run: (code) => scanCode({ code, resource: "tools/x.js", tool: { name: "x", net: "deny" } }),
   };

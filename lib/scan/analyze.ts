@@ -67,6 +67,7 @@ export class Analyzer extends TaintAndLoops {
         if (v.t !== "str") continue;
         s += v.s;
         p += v.p ?? v.s;
+        this.chargeString(s.length, piece);
       }
       if (s.length > 0)
         this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, pieces[0]!.span.start, false);

@@ -3,6 +3,7 @@
 import { parseSync } from "@swc/core";
 import type { Program } from "@swc/types";
 import { Analyzer } from "./analyze";
+import { stepBudget, TooComplex } from "./analyzer/budget";
 import { RULES, type Finding, type Net, type RuleId } from "./rules";
 import { PARSE_OPTIONS, SourceMapper, firstEncodedRunInFile, firstLongLine, nestingRisk } from "./text";
 
@@ -82,11 +83,14 @@ export function scanFile(input: ScanInput): FileScan {
   }
 
   const analyzer = new Analyzer(net);
+  analyzer.budget = stepBudget(code.length);
   try {
     analyzer.run(program);
-  } catch {
-    // code the analyzer cannot follow (e.g. nesting deep enough to exhaust the stack) fails closed
-    analyzer.findings.push({ rule: "scan.unresolved", pos: 1 });
+  } catch (err) {
+    // past the work budget, or code the analyzer cannot follow (e.g. nesting deep enough to
+    // exhaust the stack): fails closed
+    if (err instanceof TooComplex) analyzer.findings.push({ rule: "scan.too_complex", pos: err.pos });
+    else analyzer.findings.push({ rule: "scan.unresolved", pos: 1 });
   }
   // one finding per rule and line is enough for a person; aliases of one read share a line
   const seen = new Set(out.map((f) => f.rule + ":" + f.line));

@@ -88,6 +88,10 @@ export const RULES = {
   },
   "scan.parse": { severity: "fail", message: "is not valid JavaScript, so it cannot be checked" },
   "scan.too_deep": { severity: "fail", message: "nests code so deeply that it cannot be checked safely" },
+  "scan.too_complex": {
+    severity: "fail",
+    message: "is too complex to analyse within the scanner's budget; simplify or split the code",
+  },
   "scan.entry_missing": { severity: "fail", message: "names a code file that the skill does not contain" },
   "net.use": { severity: "flag", message: "uses the internet" },
   "timer.long": { severity: "flag", message: "waits for more than 5 seconds" },

@@ -70,4 +70,13 @@ describe("answers stay right under attack", () => {
     const search = byName("Search");
     expect((search.run(search.adversarial.spaces!) as { q: string }).q).toBe("a");
   });
+
+  it("Scan: shapes that once stalled the evaluator get their real verdict; a runaway fold fails closed", () => {
+    const c = byName("Scan");
+    const rules = (label: string) => (c.run(c.adversarial[label]!) as { rule: string }[]).map((f) => f.rule);
+    expect(rules("property assigned from itself")).toEqual([]);
+    expect(rules("property read back through a shared variable")).toEqual([]);
+    expect(rules("return chains branching at every level")).toEqual([]);
+    expect(rules("string doubling")).toEqual(["scan.too_complex"]);
+  });
 });

@@ -35,6 +35,7 @@ import {
 } from "./ast";
 import { GLOBAL_NAMES, ITER_METHODS, STDIO_WRITES } from "./names";
 import { type V } from "./values";
+import { CHARS_PER_STEP, MAX_FOLDED_CHARS, spanStart, TooComplex } from "./budget";
 
 /** A module that the code loads by a literal name that is not one of Node's own. */
 export interface ModuleRequest {
@@ -104,9 +105,14 @@ export abstract class Binder {
   protected sloppy = true;
   protected memo = new Map<N, V>();
   protected identMemo = new Map<string, V>();
+  protected propMemo = new Map<N, V>();
+  protected propActive = new Set<N>();
   protected taintMemo = new Map<string, boolean>();
   protected override: Map<string, V> | null = null;
   protected depth = 0;
+  /** Evaluation steps taken so far and the most the scan may take (see budget.ts). */
+  protected steps = 0;
+  budget = Number.POSITIVE_INFINITY;
   protected memberBinds = 0;
   protected appends = new Map<string, N[]>();
   protected memberBindRoots = new Set<string>();
@@ -114,6 +120,17 @@ export abstract class Binder {
   protected stdoutWrites = new Set<number>();
 
   constructor(protected readonly net: Net) {}
+
+  /** Counts one step of analysis; throws TooComplex once the budget is spent. */
+  protected tick(at: object) {
+    if (++this.steps > this.budget) throw new TooComplex(spanStart(at));
+  }
+
+  /** Charges a folded string by its length; one past MAX_FOLDED_CHARS is too complex at once. */
+  protected chargeString(length: number, at: object) {
+    this.steps += Math.floor(length / CHARS_PER_STEP);
+    if (length > MAX_FOLDED_CHARS || this.steps > this.budget) throw new TooComplex(spanStart(at));
+  }
 
   protected report(rule: RuleId, pos: number, detail?: string) {
     if (pos < 1) pos = 1;

@@ -14,6 +14,7 @@ import type {
 } from "@swc/types";
 import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
 import { type Bind, Binder } from "./binder";
+import { CHARS_PER_STEP } from "./budget";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
 import { ANY, asStr, payloadView, ref, strLit, union, type V } from "./values";
 
@@ -73,6 +74,23 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
+  /**
+   * The values `o.p = x` assignments give `o.p`, once per scan like an identifier's: an assignment
+   * that reads the property it sets (`o.p = (o.p || "") + "…"`) would otherwise re-expand every
+   * assignment at every read, exponentially.
+   */
+  protected memberBindValue(k: string): V | null {
+    const extra = this.binds.get(k);
+    if (!extra) return null;
+    const mk = "mb:" + k;
+    const m = this.identMemo.get(mk);
+    if (m) return m;
+    this.identMemo.set(mk, ANY); // cycle guard
+    const v = union(extra.map((b) => this.evalBind(b)));
+    this.identMemo.set(mk, v);
+    return v;
+  }
+
   // ---- evaluation --------------------------------------------------------------------------
   evalExpr(n: Node | null | undefined): V {
     if (!n) return ANY;
@@ -84,9 +102,11 @@ export abstract class Evaluator extends Binder {
       if (cached) return cached;
     }
     if (this.depth > 200) return ANY;
+    this.tick(n);
     this.depth++;
     const v = this.evalInner(n);
     this.depth--;
+    if (v.t === "str" && v.s.length > CHARS_PER_STEP) this.chargeString(v.s.length, n);
     if (memoizable && !this.override) this.memo.set(n, v);
     return v;
   }
@@ -111,8 +131,8 @@ export abstract class Evaluator extends Binder {
         let v = this.member(obj, k, n.span.start);
         // o.p = x assignments seen elsewhere
         if (this.memberBinds > 0 && n.object.type === "Identifier" && k !== null) {
-          const extra = this.binds.get(key(n.object as Ident) + "." + k);
-          if (extra) v = union([v, ...extra.map((b) => this.evalBind(b))]);
+          const extra = this.memberBindValue(key(n.object as Ident) + "." + k);
+          if (extra) v = union([v, extra]);
         }
         return v;
       }
@@ -357,9 +377,22 @@ export abstract class Evaluator extends Binder {
     return (obj.props = props);
   }
 
+  /**
+   * A property's value, once per scan outside a call's parameter bindings. An object whose
+   * property reads the object again (`t = { r: t.r }` through a shared variable) is a cycle: its
+   * inner read is unknown, where it would otherwise re-expand to the depth limit, exponentially.
+   */
   protected propValue(x: N | V): V {
     if (x && typeof x === "object" && "t" in x) return x as V;
-    return this.evalExpr(x as N);
+    const node = x as N;
+    const m = this.override ? undefined : this.propMemo.get(node);
+    if (m) return m;
+    if (this.propActive.has(node)) return ANY;
+    this.propActive.add(node);
+    const v = this.evalExpr(node);
+    this.propActive.delete(node);
+    if (!this.override) this.propMemo.set(node, v);
+    return v;
   }
 
   protected refMember(obj: { t: "ref"; p: string }, k: string, pos: number): V {

@@ -18,6 +18,7 @@ import {
   union,
   type V,
 } from "./values";
+import { MAX_FOLDED_CHARS, TooComplex } from "./budget";
 import { ModuleLoads } from "./modules";
 
 export abstract class Sinks extends ModuleLoads {
@@ -293,7 +294,9 @@ export abstract class Sinks extends ModuleLoads {
           return { t: "str", s: name === "replace" ? s.replace(a0, () => b) : s.split(a0).join(b), d: true, c: true };
         }
         case "repeat":
-          return v[0]?.t === "num" && v[0].n < 1000 ? { t: "str", s: s.repeat(v[0].n), c: true } : ANY;
+          if (v[0]?.t !== "num" || !(v[0].n < 1000)) return ANY;
+          if (s.length * Math.max(v[0].n, 0) > MAX_FOLDED_CHARS) throw new TooComplex(n.span.start);
+          return { t: "str", s: s.repeat(v[0].n), c: true };
         case "charCodeAt":
           return { t: "num", n: s.charCodeAt(v[0]?.t === "num" ? v[0].n : 0) };
       }

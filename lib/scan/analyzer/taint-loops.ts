@@ -5,6 +5,8 @@ import { type LoopRec } from "./binder";
 import { Sinks } from "./sinks";
 
 export abstract class TaintAndLoops extends Sinks {
+  private returnTaint = new Map<Node, boolean>();
+
   // ---- loops over input --------------------------------------------------------------------
   protected taintKey(k: string): boolean {
     const m = this.taintMemo.get(k);
@@ -29,9 +31,24 @@ export abstract class TaintAndLoops extends Sinks {
     return t;
   }
 
+  /**
+   * Does a function return input? Once per function, like a variable's taint: functions whose
+   * returns call the next one twice (`return g()` on both branches) would otherwise re-walk each
+   * chain on every path, exponentially.
+   */
+  protected returnsTainted(fn: Node): boolean {
+    const m = this.returnTaint.get(fn);
+    if (m !== undefined) return m;
+    this.returnTaint.set(fn, false); // cycle guard
+    const t = (this.fnReturns.get(fn) ?? []).some((r) => this.tainted(r, 0));
+    this.returnTaint.set(fn, t);
+    return t;
+  }
+
   /** Does expression `e` carry data read from the tool's input? */
   tainted(node: Node | null | undefined, depth: number): boolean {
     if (!node || typeof node !== "object" || depth > 60) return false;
+    this.tick(node);
     const e = node as Expression | Declaration;
     switch (e.type) {
       case "Identifier":
@@ -78,8 +95,7 @@ export abstract class TaintAndLoops extends Sinks {
           if (
             fnv.t === "fn" &&
             fnv.node &&
-            (this.fnTouchesInput.has(fnv.node) ||
-              (this.fnReturns.get(fnv.node) ?? []).some((r) => this.tainted(r, depth + 1)))
+            (this.fnTouchesInput.has(fnv.node) || this.returnsTainted(fnv.node))
           )
             return true;
         }
@@ -142,6 +158,7 @@ export abstract class TaintAndLoops extends Sinks {
   /** Does `e` come from the size of some data (`.length`, `.size`) rather than a number the input names? */
   protected sizeDerived(node: Node | null | undefined, depth: number): boolean {
     if (!node || typeof node !== "object" || depth > 6) return false;
+    this.tick(node);
     const e = node as Expression;
     if (e.type === "MemberExpression") {
       const pn = propName(e);
