@@ -277,7 +277,7 @@ test("disable stops tool calls at once; the audit shows what ran and exports as 
   expect(download.suggestedFilename()).toMatch(/^openvibe-skills-audit-1d-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile(await download.path(), "utf8");
   const lines = csv.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("time_utc,skill,version,tool,agent,status,exit,wall_ms,net,step_id");
+  expect(lines[0]).toBe("time_utc,skill,version,tool,agent,status,exit,wall_ms,net,step_id,hosts");
   expect(lines.slice(1).filter((l) => l.includes(`,text-tools,${version},slugify,${agentName},`))).toHaveLength(2);
 
   // Uninstall: gone from the list, and the agent's calls are refused.
