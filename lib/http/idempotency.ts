@@ -53,22 +53,52 @@ export async function requestFingerprint(req: Request, rawBody: string | null): 
     }
     hash.update(canonical ?? rawBody);
   } else if (req.body) {
-    // A body the route reads itself (an upload): hashed from a copy of the stream, as sent.
-    hash.update(req.headers.get("content-type") ?? "").update("\n");
-    const reader = req.clone().body!.getReader();
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_HASHED_BODY_BYTES) {
-        await reader.cancel();
-        throw new AppError("request.too_large", `The request body is over ${MAX_HASHED_BODY_BYTES} bytes.`);
-      }
-      hash.update(value);
-    }
+    // A body the route reads itself (an upload), read from a copy of the stream.
+    const contentType = req.headers.get("content-type") ?? "";
+    const bytes = await readBounded(req.clone().body!);
+    hash.update(contentType.split(";")[0]!.trim().toLowerCase()).update("\n");
+    const parts = /^multipart\/form-data\s*;/i.test(contentType) ? await formParts(contentType, bytes) : null;
+    if (parts) for (const part of parts) hash.update(part);
+    else hash.update(contentType).update("\n").update(bytes);
   }
   return hash.digest("hex");
+}
+
+async function readBounded(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_HASHED_BODY_BYTES) {
+      await reader.cancel();
+      throw new AppError("request.too_large", `The request body is over ${MAX_HASHED_BODY_BYTES} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A form upload is the same request whatever boundary the client picked this time: each part in
+ * order, by name, file name, type and content. Null when the body is not a form (hashed as sent).
+ */
+async function formParts(contentType: string, bytes: Buffer): Promise<Buffer[] | null> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    return null;
+  }
+  const parts: Buffer[] = [];
+  for (const [name, value] of form.entries()) {
+    const content = typeof value === "string" ? Buffer.from(value) : Buffer.from(await value.arrayBuffer());
+    const head = typeof value === "string" ? [name] : [name, value.name, value.type];
+    parts.push(Buffer.from(`${JSON.stringify(head)} ${content.byteLength}\n`), content);
+  }
+  return parts;
 }
 
 type Row = {

@@ -205,6 +205,34 @@ describe("publish with an Idempotency-Key", () => {
     expect(other.status).toBe(409);
     expect(await env.db.skillVersion.count({ where: { skill: { slug: "idem-kit" } } })).toBe(1);
   });
+
+  it("takes a retried multipart upload as the same request whatever its boundary", async () => {
+    const { sandboxSkill } = await import("../helpers/install-fixtures");
+    const doc = sandboxSkill({ slug: "idem-form", version: "1.0.0", tools: [{ name: "echo" }] });
+    const form = (document: typeof doc) => {
+      const f = new FormData();
+      const manifest = {
+        ...document,
+        resources: document.resources.map(({ name, media_type }) => ({ name, media_type })),
+      };
+      f.append("file", new Blob([JSON.stringify(manifest)]), "skill.json");
+      for (const r of document.resources) f.append("file", new Blob([r.text]), r.name);
+      return f;
+    };
+    const send = (document: typeof doc) =>
+      fetch(`${server.url}/api/v1/skills`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiToken}`, "idempotency-key": "publish-form-1" },
+        body: form(document),
+      });
+    const first = await send(doc);
+    const again = await send(doc);
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    const other = await send({ ...doc, summary: "another summary" });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error.code).toBe("idempotency.mismatch");
+  });
 });
 
 describe("a long poll ends with its client", () => {
