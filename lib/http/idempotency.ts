@@ -88,7 +88,7 @@ async function readBounded(body: ReadableStream<Uint8Array>): Promise<Buffer> {
 async function formParts(contentType: string, bytes: Buffer): Promise<Buffer[] | null> {
   let form: FormData;
   try {
-    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
+    form = await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData();
   } catch {
     return null;
   }
