@@ -12,14 +12,22 @@ export class CanonicalJsonError extends TypeError {
   }
 }
 
+/** Deeper values are refused, so an attacker's deeply nested value cannot overflow the stack. */
+const MAX_DEPTH = 256;
+
+export type CanonicalJsonOptions = {
+  /** Leave out object members whose value is undefined, as JSON.stringify does (default: refuse them). */
+  omitUndefined?: boolean;
+};
+
 /** The canonical JSON text of a JSON value. Throws CanonicalJsonError on anything that is not I-JSON. */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
   const parts: string[] = [];
-  write(value, "", parts, new Set());
+  write(value, "", parts, new Set(), options.omitUndefined === true);
   return parts.join("");
 }
 
-function write(value: unknown, path: string, out: string[], ancestors: Set<object>): void {
+function write(value: unknown, path: string, out: string[], ancestors: Set<object>, omitUndefined: boolean): void {
   if (value === null) return void out.push("null");
   switch (typeof value) {
     case "boolean":
@@ -35,12 +43,14 @@ function write(value: unknown, path: string, out: string[], ancestors: Set<objec
   }
   const obj = value as object;
   if (ancestors.has(obj)) throw new CanonicalJsonError("A cycle is not JSON", path);
+  if (ancestors.size >= MAX_DEPTH)
+    throw new CanonicalJsonError(`A value nested deeper than ${MAX_DEPTH} is refused`, path);
   ancestors.add(obj);
   if (Array.isArray(obj)) {
     out.push("[");
     obj.forEach((item, i) => {
       if (i > 0) out.push(",");
-      write(item, `${path}/${i}`, out, ancestors);
+      write(item, `${path}/${i}`, out, ancestors, omitUndefined);
     });
     out.push("]");
   } else {
@@ -49,12 +59,16 @@ function write(value: unknown, path: string, out: string[], ancestors: Set<objec
     // RFC 8785 3.2.3: members sorted by their names as arrays of UTF-16 code units.
     const keys = Object.keys(obj).sort(compareUtf16);
     out.push("{");
-    keys.forEach((k, i) => {
-      if (i > 0) out.push(",");
+    let first = true;
+    for (const k of keys) {
+      const member: unknown = Reflect.get(obj, k);
+      if (member === undefined && omitUndefined) continue;
+      if (!first) out.push(",");
+      first = false;
       const childPath = `${path}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`;
       out.push(serializeString(k, childPath), ":");
-      write((obj as Record<string, unknown>)[k], childPath, out, ancestors);
-    });
+      write(member, childPath, out, ancestors, omitUndefined);
+    }
     out.push("}");
   }
   ancestors.delete(obj);
