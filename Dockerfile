@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # OpenVibe Skills: one image for the web server and the worker host (docs/deploy.md).
 #
 #   docker build -t openvibe .
@@ -25,7 +24,7 @@ COPY package.json package-lock.json prisma.config.ts ./
 COPY link/package.json ./link/
 COPY cli/package.json ./cli/
 COPY prisma ./prisma
-COPY scripts/no-schema-engine.sh ./scripts/
+COPY scripts/no-schema-engine.sh scripts/postinstall.mjs ./scripts/
 # Its postinstall generates the Prisma client into lib/db/generated.
 RUN npm ci
 
