@@ -10,6 +10,7 @@ import { auditEncodedLiterals } from "./encoded";
 import { extractMarkdown, guessLang, type Lang } from "./markdown-extract";
 import { auditPowerShell } from "./powershell-rules";
 import { archiveScamFindings, proseFindings } from "./prose-rules";
+import { auditJsKeys } from "./js-key-rules";
 import { auditPython } from "./python-rules";
 import { dedupe, makeFinding, type AuditFinding, type Place } from "./rules";
 import { auditOnce } from "./segment-memo";
@@ -145,13 +146,16 @@ function downgrade(findings: AuditFinding[], from: number): void {
 const PROSE_COMMAND =
   /\b(?:curl|wget|bash|sudo|base64|iwr|irm|iex|invoke-expression|powershell|osascript|xattr|spctl|crontab|launchctl|nc|ncat|eval|chmod|rm|pip3?|npm|npx|python3?)\s/i;
 
+const PROSE_COMMAND_SIGN = /[|>;]|&&|\$\(/;
+
 /** A command written into a sentence ("Run curl … | bash first") is still a command. */
 function commandsInProse(text: string, place: Place, ctx: Ctx): void {
+  if (!PROSE_COMMAND.test(text) || !PROSE_COMMAND_SIGN.test(text)) return;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length && i < 400; i++) {
     const line = lines[i]!.slice(0, 2048);
     const m = PROSE_COMMAND.exec(line);
-    if (!m || !/[|>;]|&&|\$\(/.test(line.slice(m.index))) continue;
+    if (!m || !PROSE_COMMAND_SIGN.test(line.slice(m.index))) continue;
     // "… | bash in your terminal": the words after the interpreter are the sentence, not its script
     const command = line
       .slice(m.index)
@@ -197,6 +201,7 @@ function auditJs(text: string, place: Place, ctx: Ctx): void {
     const severity = f.rule === "code.minified" ? "flag" : f.severity;
     ctx.findings.push({ ...f, severity, line: f.line + place.line - 1 });
   }
+  auditJsKeys(text, place, ctx);
   if (/\b(?:child_process|execSync|spawnSync|exec\(|spawn\()/.test(text)) ctx.asks.add("shell");
   const envDump =
     /JSON\.stringify\(\s*process\.env\s*\)|\.\.\.process\.env\b|Object\.(?:entries|keys|values|assign)\(\s*(?:\{\}\s*,\s*)?process\.env\s*\)/.exec(

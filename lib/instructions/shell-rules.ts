@@ -24,6 +24,7 @@ import {
   type Cmd,
   type ShellTree,
 } from "./shell-cmd";
+import { keySentElsewhere, SERVICE_KEY_NAME, serviceOfKey } from "./service-keys";
 import { perCommand } from "./shell-command-rules";
 import { AUTOSTART_PATH, NET_SENDERS, RC_BENIGN_LINE, RC_FILE } from "./shell-words";
 import type { Ctx } from "./context";
@@ -91,6 +92,7 @@ function auditShellChunk(text: string, place: Place, ctx: Ctx, options: { asks?:
     redirects(tree, add, ctx);
     scriptLevel(cmds, add, ctx);
     variables(tree, add);
+    if (SERVICE_KEY_NAME.test(text)) keysSent(tree, add);
     return true;
   });
   if (done === true) return true;
@@ -300,4 +302,46 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
   ) {
     add("archive.password_exec", locked.line, locked.text);
   }
+}
+
+/** `$OPENAI_API_KEY` (or a variable holding it) in a download or upload to a host that is not OpenAI's. */
+function keysSent(tree: ShellTree, add: Add): void {
+  const keyVars = new Map<string, string>();
+  const urlVars = new Map<string, string>();
+  for (const n of tree.assignments) {
+    const name = n.childForFieldName("name")?.text;
+    const value = unquote(n.childForFieldName("value")?.text ?? "");
+    if (!name) continue;
+    const key = keysReadIn(value, keyVars)[0];
+    if (key) keyVars.set(name, key);
+    else if (/^(?:https?:\/\/)\S+$/i.test(value)) urlVars.set(name, value);
+  }
+  const check = (c: Cmd, piped: readonly string[]) => {
+    const keys = [...piped, ...keysReadIn(c.text, keyVars)];
+    if (!keys.length) return;
+    const args = c.args.map((a) => a.replace(/\$\{?(\w+)\}?/g, (m, v: string) => urlVars.get(v) ?? m));
+    if (keySentElsewhere(keys, urlsOf({ ...c, args }))) add("secrets.key_exfil", c.line, c.text);
+  };
+  for (const c of tree.cmds) if (isDownloader(c)) check(c, []);
+  for (const n of tree.pipelines) {
+    const piped: string[] = [];
+    for (const stage of stagesOf(tree, n)) {
+      const head = stage[0];
+      if (!head) continue;
+      if (piped.length && isDownloader(head)) check(head, piped);
+      piped.push(...keysReadIn(head.text, keyVars));
+    }
+  }
+}
+
+/** The documented keys a shell text reads: `$NAME`, `${NAME}`, `printenv NAME`, or a variable holding one. */
+function keysReadIn(text: string, keyVars: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\$\{?(\w+)|\bprintenv\s+(\w+)/g)) {
+    const name = m[1] ?? m[2]!;
+    const held = keyVars.get(name);
+    if (held) out.push(held);
+    else if (serviceOfKey(name)) out.push(name);
+  }
+  return out;
 }
