@@ -10,6 +10,9 @@ import type { Ctx } from "./context";
 
 type AstNode = { type?: string; span?: { start: number; end: number }; [k: string]: unknown };
 
+/** Nodes read under one declaration or one request's arguments (a key read and a header map are small). */
+const SUBTREE_MAX = 2000;
+
 const REQUEST_CALL =
   /^(?:fetch|got|ky|request|axios|superagent|undici\.request|(?:axios|got|ky|superagent|request|needle)\.(?:get|post|put|patch|request)|https?\.(?:request|get)|\$\.(?:ajax|post|get))$/;
 
@@ -69,7 +72,7 @@ export function auditJsKeys(text: string, place: Place, ctx: Ctx): void {
   const urlVars = new Map<string, string>();
   const keysUnder = (root: unknown): string[] => {
     const out: string[] = [];
-    for (const n of nodes(root, 20_000)) {
+    for (const n of nodes(root, SUBTREE_MAX)) {
       const d = n.type === "MemberExpression" || n.type === "Identifier" ? dotted(n) : "";
       const env = /^(?:process|Deno|Bun)\.env\.(\w+)$|^import\.meta\.env\.(\w+)$/.exec(d);
       const name = env ? (env[1] ?? env[2]!) : "";
@@ -81,6 +84,8 @@ export function auditJsKeys(text: string, place: Place, ctx: Ctx): void {
   for (const n of all) {
     if (n.type !== "VariableDeclarator" || !n.init) continue;
     const id = n.id as AstNode;
+    const span = (n.init as AstNode).span;
+    if (span && span.end - span.start > SUBTREE_MAX) continue;
     if (id.type === "Identifier") {
       const key = keysUnder(n.init)[0];
       const url = literalText(n.init);

@@ -20,6 +20,7 @@ const SHELL_CALL =
   /^(?:os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess\.(?:run|call|Popen|check_output|check_call|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|asyncio\.create_subprocess_(?:shell|exec))$/;
 const ENV_WHOLE = /^(?:os\.environ(?:\.copy\(\)|\.items\(\))?|dict\(os\.environ\)|os\.environ\.__dict__)$/;
 
+const HELD_NAMES_MAX = 64;
 const PY_TYPES = ["string", "assignment", "call"];
 
 const literal = (n: Node | null | undefined): string | null => {
@@ -45,6 +46,8 @@ export function auditPython(text: string, place: Place, ctx: Ctx): boolean {
     const urlVars = new Map<string, string>();
     const holds = (name: string, right: string) => {
       if (!SERVICE_KEY_NAME.test(right) && !keyVars.size && !/https?:\/\//i.test(right) && !urlVars.size) return;
+      // each name is looked for in every later request: a bounded number of them keeps that linear
+      if (keyVars.size + urlVars.size >= HELD_NAMES_MAX) return;
       const key = keysReadIn(right, keyVars)[0];
       if (key) keyVars.set(name, key);
       else {
@@ -185,17 +188,19 @@ export function auditPython(text: string, place: Place, ctx: Ctx): boolean {
 
 const ENV_KEY_READ = /os\.(?:environ\s*\[\s*|environ\.get\s*\(\s*|getenv\s*\(\s*)["'](\w+)["']/g;
 
+const namesIn = (text: string) => new Set(text.match(/\b[A-Za-z_]\w*/g));
+
 /** The documented keys Python text reads from the environment, or through a name bound to one. */
 function keysReadIn(text: string, keyVars: ReadonlyMap<string, string>): string[] {
   const out = [...text.matchAll(ENV_KEY_READ)].map((m) => m[1]!).filter((k) => serviceOfKey(k));
-  for (const [name, key] of keyVars) if (new RegExp(`\\b${name}\\b`).test(text)) out.push(key);
+  if (keyVars.size) for (const w of namesIn(text)) if (keyVars.has(w)) out.push(keyVars.get(w)!);
   return out;
 }
 
 /** The web addresses Python text names, literally or through a name bound to one. */
 function targetsIn(text: string, urlVars: ReadonlyMap<string, string>): string[] {
   const out = (text.match(/https?:\/\/[^\s'"`)}\]]+/gi) ?? []).slice(0, 20);
-  for (const [name, url] of urlVars) if (new RegExp(`\\b${name}\\b`).test(text)) out.push(url);
+  if (urlVars.size) for (const w of namesIn(text)) if (urlVars.has(w)) out.push(urlVars.get(w)!);
   return out;
 }
 

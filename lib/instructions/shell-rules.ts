@@ -36,7 +36,13 @@ import type { Ctx } from "./context";
 const SHELL_TRIGGER =
   /\b(?:curl|wget|fetch|aria2c|https?|xh|lynx|iwr|irm|sh|bash|zsh|dash|ksh|fish|ash|python[\d.]*|perl|ruby|node|php|pwsh|powershell|osascript|deno|bun|bunx|source|eval|exec|lua|sudo|doas|pkexec|su|base64|base32|basenc|xxd|openssl|uudecode|gunzip|zcat|rev|gzip|printf|echo|nc|ncat|netcat|telnet|socat|scp|sftp|rsync|ftp|mail|sendmail|crontab|launchctl|systemctl|cp|mv|ln|install|tee|rm|mkfs\w*|dd|find|shred|chmod|chown|diskutil|xattr|spctl|csrutil|setenforce|ufw|iptables|defaults|netsh|security|env|printenv|export|declare|set|unzip|7z|7za|7zz|unrar|npm|pnpm|yarn|npx|pip3?|pipx|uv|uvx|poetry|conda|brew|apt|apt-get|dnf|yum|pacman|snap|cargo|go|gem|choco|winget|scoop|xmrig|cpuminer|minerd)\b|\.\/|\/dev\/|>|\$\(|<\(|`/;
 
-/** Line-aligned pieces of at most SHELL_CHUNK_CHARS (a line ending in `\` stays with the next). */
+/** A line the next one continues: `\`, or a pipe or `&&`/`||` waiting for its next command (not a table row). */
+const continued = (line: string) => line.endsWith("\\") || (/(?:\||&&)\s*$/.test(line) && !/^\s*\|/.test(line));
+
+/**
+ * Line-aligned pieces of at most SHELL_CHUNK_CHARS (a line another one continues stays with it, so
+ * a pipeline is never cut in two; a piece that grows past twice the size fails closed).
+ */
 function chunks(text: string): { text: string; line: number }[] {
   if (text.length <= SHELL_CHUNK_CHARS) return [{ text, line: 0 }];
   const out: { text: string; line: number }[] = [];
@@ -46,7 +52,7 @@ function chunks(text: string): { text: string; line: number }[] {
   let first = 0;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    if (size + l.length + 1 > SHELL_CHUNK_CHARS && cur.length && !cur[cur.length - 1]!.endsWith("\\")) {
+    if (size + l.length + 1 > SHELL_CHUNK_CHARS && cur.length && !continued(cur[cur.length - 1]!)) {
       out.push({ text: cur.join("\n"), line: first });
       cur = [];
       size = 0;
