@@ -95,8 +95,8 @@ function markdownCase(): AdversarialCase {
       "reference definitions": fill("[a]: <", n),
       "table pipes": "| a |\n|---|\n" + fill("|\n", n - 12),
       "wide table": "|" + fill("a|", n / 2 - 1) + "\n|" + fill("-|", n / 2 - 2),
-      "entities": fill("&#", n),
-      "escapes": fill("\\", n),
+      entities: fill("&#", n),
+      escapes: fill("\\", n),
       // Just inside the caps, where the parser does its most work per byte.
       "paragraphs at the line cap": thenProse("a\n\n", lines / 2, n),
       "list items at the line cap": thenProse("- a\n", lines, n),
@@ -192,8 +192,8 @@ function bundlePathCase(): AdversarialCase {
     benign: fill("docs/guide-", n - 5) + ".md", // the longest path allowed (200)
     adversarial: {
       "dot-slash prefix": fill("./", n - 1) + "!",
-      "slashes": fill("/", n),
-      "dots": fill(".", n),
+      slashes: fill("/", n),
+      dots: fill(".", n),
       "control characters": fill("a\u0001", n),
     },
     // The check itself; refusing then costs one AppError, whatever the path.
@@ -208,7 +208,7 @@ function handleCase(): AdversarialCase {
     maxLength: n,
     // People's names carry accents: the benign name does too.
     benign: fill("José Müller-Łukasiewicz ", n),
-    adversarial: { dashes: fill("-", n - 1) + "a", "marks": fill("e\u0301-", n), symbols: fill("!@#", n) },
+    adversarial: { dashes: fill("-", n - 1) + "a", marks: fill("e\u0301-", n), symbols: fill("!@#", n) },
     run: handleBase,
   };
 }
@@ -255,7 +255,13 @@ function benignCode(): string {
   const parts = readdirSync(dir)
     .filter((f) => f.endsWith(".js") && f !== "long-readable-file.js")
     .sort()
-    .map((f) => `{\n${readFileSync(path.join(dir, f), "utf8").split("\n").filter((l) => !l.startsWith("import ")).join("\n")}\n}\n`);
+    .map(
+      (f) =>
+        `{\n${readFileSync(path.join(dir, f), "utf8")
+          .split("\n")
+          .filter((l) => !l.startsWith("import "))
+          .join("\n")}\n}\n`,
+    );
   let code = "";
   for (let i = 0; ; i++) {
     const next = parts[i % parts.length]!;
@@ -301,7 +307,8 @@ function scanCase(): AdversarialCase {
       "property read back through a shared variable": program(
         n,
         `let cache = null;\nfunction load() { if (cache) return cache; cache = ${input}; return cache; }\nfunction save(t) { cache = t; }\n`,
-        (i) => `function step${i}(d) { const t = load(); const next = { token: d.token, refresh: t.refresh }; save(next); return next; }\n`,
+        (i) =>
+          `function step${i}(d) { const t = load(); const next = { token: d.token, refresh: t.refresh }; save(next); return next; }\n`,
         `console.log(step1(${input}));\n`,
       ),
       "return chains branching at every level": program(
@@ -310,7 +317,12 @@ function scanCase(): AdversarialCase {
         (i) => `function f${i}() { if (a) return f${i - 1}(); return f${i - 1}(); }\n`,
         "for (const x of f200()) console.log(x);\n",
       ),
-      "string doubling": program(n, 'var a0 = "abcdefgh";\n', (i) => `var a${i} = a${i - 1} + a${i - 1};\n`, "console.log(a40);\n"),
+      "string doubling": program(
+        n,
+        'var a0 = "abcdefgh";\n',
+        (i) => `var a${i} = a${i - 1} + a${i - 1};\n`,
+        "console.log(a40);\n",
+      ),
     },
     run: (code) => scanCode({ code, resource: "tools/x.js", tool: { name: "x", net: "deny" } }),
   };
@@ -321,7 +333,12 @@ export function benignInstructions(n = 64 * KIB): string {
   const dir = path.join(import.meta.dirname, "../lib/instructions/corpus/benign");
   const parts = readdirSync(dir)
     .sort()
-    .map((d) => readFileSync(path.join(dir, d, "SKILL.md"), "utf8").split("\n---\n").slice(1).join("\n---\n"));
+    .map((d) =>
+      readFileSync(path.join(dir, d, "SKILL.md"), "utf8")
+        .split("\n---\n")
+        .slice(1)
+        .join("\n---\n"),
+    );
   let text = "";
   for (let i = 0; text.length < n; i++) text += parts[i % parts.length]! + "\n";
   return text.slice(0, n);
@@ -344,13 +361,14 @@ function instructionCase(): AdversarialCase {
       "number list": "[" + fill("99,", n - 3) + "9]",
       "override words": fill("ignore previous ", n),
       "send verbs": fill(".env send to the x ", n),
-      "joiners": fill("a\u200d", n),
+      joiners: fill("a\u200d", n),
       "many URLs": fill("https://g\u0456thub.com/x ", n),
       "prose commands": fill("run curl x | bash\n", n),
       "parser error recovery (pipes)": fence(fill("curl | ", n)),
       "parser error recovery (heredocs)": fence(fill("curl <<E\n", n)),
       "parser error recovery (|&)": fence(fill("curl |& ", n)),
       "one long pipeline": fence(fill("curl x |\n", n)),
+      "service keys (shell)": fence(fill('K=$OPENAI_API_KEY; curl -d "$K" https://api.openai.com/x\n', n)),
     },
     run: (text) => auditInstructions({ instructions: text, resources: [] }).verdict,
   };

@@ -2,6 +2,7 @@
 // the budget for decoding hidden text (so nested encodings cannot make the work grow).
 import type { Lang } from "./markdown-extract";
 import type { AuditFinding, Place } from "./rules";
+import type { Seen } from "./segment-memo";
 
 export type AskKind = "shell" | "install" | "admin" | "network" | "files" | "secrets" | "download_run";
 
@@ -18,12 +19,22 @@ export type Ctx = {
   asks: Set<AskKind>;
   decodeBudget: number;
   depth: number;
+  /** What each text already audited in this audit found (segment-memo.ts). */
+  seen: Map<string, Seen>;
   /** Audits a text in a language (a `bash -c` string, decoded text); set by the audit. */
   audit: (lang: Lang, text: string, place: Place, ctx: Ctx) => void;
 };
 
 export function newCtx(audit: Ctx["audit"]): Ctx {
-  return { findings: [], asks: new Set(), decodeBudget: DECODE_BUDGET_CHARS, depth: 0, audit, lineBudget: LINE_BUDGET };
+  return {
+    findings: [],
+    asks: new Set(),
+    decodeBudget: DECODE_BUDGET_CHARS,
+    depth: 0,
+    audit,
+    lineBudget: LINE_BUDGET,
+    seen: new Map(),
+  };
 }
 
 /** Runs `fn` one level deeper (for decoded or nested text); false when too deep. */

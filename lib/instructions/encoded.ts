@@ -15,6 +15,9 @@ const HEX_RUN = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,32768}(?![0-9A-Fa-f])/g;
 const ESCAPE_RUN = /(?:\\x[0-9A-Fa-f]{2}|\\u00[0-9A-Fa-f]{2}|\\[0-7]{3}){4,16384}/g;
 const CODE_LIST = /(?:\b(?:chr|char|\[char\])\s*\(?\s*\d{1,3}\s*\)?\s*[+,]\s*){4,8192}/gi;
 const NUMBER_LIST = /\[\s*(?:\d{1,3}\s*,\s*){4,16384}\d{1,3}\s*\]/g;
+/** What every one of the five patterns above starts with: text without it holds no literal to decode. */
+const ANY_LITERAL =
+  /[A-Za-z0-9+/_-]{16}|\\(?:x[0-9A-Fa-f]{2}|u00[0-9A-Fa-f]{2}|[0-7]{3})|(?:chr|char)\]?\s*\(?\s*\d|\[\s*\d{1,3}\s*,/i;
 
 /** Decodes standard or URL-safe base64 strictly; null when it is not base64. */
 export function decodeBase64(s: string): Buffer | null {
@@ -81,7 +84,7 @@ function guessDecoded(text: string): Lang {
  * that are not readable text fail closed, and so does text the budget leaves unread.
  */
 export function auditEncodedLiterals(text: string, place: Place, ctx: Ctx, executed = false): void {
-  if (text.length > LITERAL_MAX * 2) return;
+  if (text.length > LITERAL_MAX * 2 || !ANY_LITERAL.test(text)) return;
   const pieces: { bytes: Buffer; raw: string }[] = [];
   for (const m of text.matchAll(BASE64_RUN)) {
     const b = decodeBase64(m[0]);

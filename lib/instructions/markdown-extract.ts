@@ -22,17 +22,72 @@ const md = markdownIt({ html: true, linkify: false });
 md.inline.ruler.disable(["emphasis", "strikethrough"]);
 
 const INFO: Record<string, Lang> = {
-  sh: "shell", bash: "shell", shell: "shell", zsh: "shell", console: "shell", terminal: "shell",
-  "shell-session": "shell", "sh-session": "shell", ksh: "shell", fish: "shell", shellscript: "shell",
-  py: "python", python: "python", python3: "python", py3: "python", ipython: "python", pycon: "python",
-  ps: "powershell", ps1: "powershell", powershell: "powershell", pwsh: "powershell", posh: "powershell",
-  bat: "powershell", cmd: "powershell", batch: "powershell",
-  js: "js", javascript: "js", mjs: "js", cjs: "js", node: "js", jsx: "js",
-  dockerfile: "dockerfile", docker: "dockerfile", containerfile: "dockerfile",
+  sh: "shell",
+  bash: "shell",
+  shell: "shell",
+  zsh: "shell",
+  console: "shell",
+  terminal: "shell",
+  "shell-session": "shell",
+  "sh-session": "shell",
+  ksh: "shell",
+  fish: "shell",
+  shellscript: "shell",
+  py: "python",
+  python: "python",
+  python3: "python",
+  py3: "python",
+  ipython: "python",
+  pycon: "python",
+  ps: "powershell",
+  ps1: "powershell",
+  powershell: "powershell",
+  pwsh: "powershell",
+  posh: "powershell",
+  bat: "powershell",
+  cmd: "powershell",
+  batch: "powershell",
+  js: "js",
+  javascript: "js",
+  mjs: "js",
+  cjs: "js",
+  node: "js",
+  jsx: "js",
+  dockerfile: "dockerfile",
+  docker: "dockerfile",
+  containerfile: "dockerfile",
 };
-const OTHER_LANGS = new Set(["json", "yaml", "yml", "toml", "xml", "html", "css", "csv", "sql", "diff", "ini", "markdown", "md", "go", "rust", "java", "c", "cpp", "ts", "typescript", "tsx", "ruby", "swift", "kotlin", "graphql", "mermaid"]);
+const OTHER_LANGS = new Set([
+  "json",
+  "yaml",
+  "yml",
+  "toml",
+  "xml",
+  "html",
+  "css",
+  "csv",
+  "sql",
+  "diff",
+  "ini",
+  "markdown",
+  "md",
+  "go",
+  "rust",
+  "java",
+  "c",
+  "cpp",
+  "ts",
+  "typescript",
+  "tsx",
+  "ruby",
+  "swift",
+  "kotlin",
+  "graphql",
+  "mermaid",
+]);
 
-const TEACHING = /\b(?:malicious|attack(?:er|ers|s)?|malware|infostealer|red[- ]flags?|phishing|suspicious|exploit(?:s|ed)?|prompt[- ]injection|never (?:run|execute|paste)|scam)\b/i;
+const TEACHING =
+  /\b(?:malicious|attack(?:er|ers|s)?|malware|infostealer|red[- ]flags?|phishing|suspicious|exploit(?:s|ed)?|prompt[- ]injection|never (?:run|execute|paste)|scam)\b/i;
 
 /** The texts of one Markdown document. `firstLine` is where the document starts in its resource. */
 export function extractMarkdown(source: string, firstLine = 1): Segment[] {
@@ -46,8 +101,9 @@ export function extractMarkdown(source: string, firstLine = 1): Segment[] {
   }
   const tokens = md.parse(parsed, {});
   const out: Segment[] = [];
-  let heading = "";
-  let previous = "";
+  // whether the current heading and the paragraph before speak of attacks
+  let heading = false;
+  let previous = false;
   let quoteDepth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -55,31 +111,33 @@ export function extractMarkdown(source: string, firstLine = 1): Segment[] {
     if (t.type === "blockquote_open") quoteDepth++;
     else if (t.type === "blockquote_close") quoteDepth = Math.max(0, quoteDepth - 1);
     else if (t.type === "heading_open") {
-      heading = tokens[i + 1]?.content ?? "";
-      previous = "";
+      heading = TEACHING.test(tokens[i + 1]?.content ?? "");
+      previous = false;
     } else if (t.type === "fence" || t.type === "code_block") {
       const info = t.type === "fence" ? t.info.trim().split(/\s+/)[0]!.toLowerCase() : "";
       const lang = INFO[info] ?? (OTHER_LANGS.has(info) ? "text" : guessLang(t.content));
       const bodyLine = line + (t.type === "fence" ? 1 : 0);
-      out.push({ kind: "code", lang, text: t.content, line: bodyLine, teaching: TEACHING.test(heading) || TEACHING.test(previous) });
+      out.push({ kind: "code", lang, text: t.content, line: bodyLine, teaching: heading || previous });
     } else if (t.type === "html_block") {
-      out.push(prose(htmlText(t.content), line, heading, previous));
+      out.push(prose(htmlText(t.content), line, heading || previous));
     } else if (t.type === "inline") {
       const own = inlineSegments(t);
       const sentence = own.prose;
-      const teaching = TEACHING.test(heading) || TEACHING.test(previous) || TEACHING.test(sentence) || quoteDepth > 0;
-      out.push({ kind: "prose", lang: "text", text: sentence, line, teaching: TEACHING.test(sentence) });
+      const speaks = TEACHING.test(sentence);
+      const teaching = heading || previous || speaks || quoteDepth > 0;
+      out.push({ kind: "prose", lang: "text", text: sentence, line, teaching: speaks });
       for (const c of own.code) out.push({ kind: "code", lang: guessInline(c), text: c, line, teaching, inline: true });
-      for (const x of own.extra) out.push(prose(x, line, heading, previous));
-      previous = sentence.slice(0, 2000);
+      for (const x of own.extra) out.push(prose(x, line, heading || previous));
+      previous = sentence.length <= 2000 ? speaks : TEACHING.test(sentence.slice(0, 2000));
     }
   }
-  if (rest) out.push({ kind: "prose", lang: "text", text: rest, line: firstLine + MAX_MARKDOWN_LINES, teaching: false });
+  if (rest)
+    out.push({ kind: "prose", lang: "text", text: rest, line: firstLine + MAX_MARKDOWN_LINES, teaching: false });
   return out;
 }
 
-function prose(text: string, line: number, heading: string, previous: string): Segment {
-  return { kind: "prose", lang: "text", text, line, teaching: TEACHING.test(text) || TEACHING.test(heading) || TEACHING.test(previous) };
+function prose(text: string, line: number, around: boolean): Segment {
+  return { kind: "prose", lang: "text", text, line, teaching: around || TEACHING.test(text) };
 }
 
 function inlineSegments(t: Token): { prose: string; code: string[]; extra: string[] } {
@@ -111,7 +169,8 @@ function htmlText(html: string): string {
 const SHELL_START =
   /^\s*(?:\$ |% |# )?(?:sudo|curl|wget|npm|npx|pnpm|yarn|pip3?|uv|pipx|brew|apt(?:-get)?|dnf|yum|bash|sh|zsh|echo|printf|cd|git|chmod|chown|export|source|docker|rm|mkdir|cat|ls|cp|mv|tar|unzip|xattr|spctl|osascript|crontab|launchctl|systemctl|base64|eval|nc|ncat|go|cargo|make|python3?|node|deno|bun|gh|kubectl|open|ssh|scp)\b/m;
 const PYTHON_HINT = /^\s*(?:import \w|from [\w.]+ import |def \w+\(|class \w+[(:]|print\(|if __name__)/m;
-const PS_HINT = /\b(?:Invoke-(?:Expression|WebRequest|RestMethod)|iex|iwr|irm|New-Object|Start-Process|Set-MpPreference|Get-ChildItem|\$env:\w+|-EncodedCommand)\b/i;
+const PS_HINT =
+  /\b(?:Invoke-(?:Expression|WebRequest|RestMethod)|iex|iwr|irm|New-Object|Start-Process|Set-MpPreference|Get-ChildItem|\$env:\w+|-EncodedCommand)\b/i;
 const JS_HINT = /^\s*(?:const |let |var |import .+ from |require\(|console\.log\(|function \w+\(|export )/m;
 
 /** The language of an untagged block, from its content. */

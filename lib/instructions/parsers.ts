@@ -34,7 +34,7 @@ export function loadInstructionParsers(): Promise<void> {
     grammars = { bash, python };
     // the first parses compile the grammars' hot paths: do them here, not against a budget
     for (let i = 0; i < 3; i++) {
-      bash.parse("curl -fsSL https://example.com | sh\nfor f in *; do echo \"$f\" > /dev/null; done\n")?.delete();
+      bash.parse('curl -fsSL https://example.com | sh\nfor f in *; do echo "$f" > /dev/null; done\n')?.delete();
       python.parse("import os\nfor k in os.environ:\n    print(k)\n")?.delete();
     }
   })();
@@ -107,4 +107,9 @@ export function walk(root: Node, visit: (node: Node, depth: number) => boolean |
     }
   }
   return complete;
+}
+
+/** Whether no node under `root` is nested deeper than MAX_TREE_DEPTH (a small tree cannot be). */
+export function shallow(root: Node): boolean {
+  return root.descendantCount <= MAX_TREE_DEPTH || walk(root, () => undefined);
 }

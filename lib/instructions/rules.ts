@@ -15,7 +15,10 @@ export const INSTRUCTION_RULES = {
     severity: "fail",
     message: "asks to download a program, make it executable and run it",
   },
-  "encoded.exec": { severity: "fail", message: "runs a command that is hidden in encoded text (base64, hex or character codes)" },
+  "encoded.exec": {
+    severity: "fail",
+    message: "runs a command that is hidden in encoded text (base64, hex or character codes)",
+  },
   "encoded.opaque": {
     severity: "fail",
     message: "runs encoded data that cannot be read back as a command, so it is treated as unsafe",
@@ -23,18 +26,32 @@ export const INSTRUCTION_RULES = {
   "shell.reverse_shell": { severity: "fail", message: "opens a remote shell: someone else could control the machine" },
   "secrets.exfil": {
     severity: "fail",
-    message: "reads credentials (SSH keys, cloud or browser secrets, the keychain, .env) and sends them over the network",
+    message:
+      "reads credentials (SSH keys, cloud or browser secrets, the keychain, .env) and sends them over the network",
   },
-  "env.exfil": { severity: "fail", message: "sends all of your environment variables, where secrets live, over the network" },
+  "secrets.key_exfil": {
+    severity: "fail",
+    message: "sends a service's API key (for example OPENAI_API_KEY) to a host that is not that service's own",
+  },
+  "env.exfil": {
+    severity: "fail",
+    message: "sends all of your environment variables, where secrets live, over the network",
+  },
   "persistence.install": {
     severity: "fail",
     message: "makes something start again by itself later (crontab, launchd, systemd, shell start-up files)",
   },
   "persistence.schedule": { severity: "flag", message: "has you schedule a job yourself (crontab -e)" },
-  "persistence.shell_rc": { severity: "flag", message: "changes a shell start-up file (for example to add a folder to PATH)" },
+  "persistence.shell_rc": {
+    severity: "flag",
+    message: "changes a shell start-up file (for example to add a folder to PATH)",
+  },
   "phishing.password": { severity: "fail", message: "shows a fake dialog or prompt that asks for your password" },
   "miner.crypto": { severity: "fail", message: "runs a cryptocurrency miner" },
-  "destroy.home_or_root": { severity: "fail", message: "deletes or overwrites your home folder, the whole disk or the system" },
+  "destroy.home_or_root": {
+    severity: "fail",
+    message: "deletes or overwrites your home folder, the whole disk or the system",
+  },
   "security.disable": {
     severity: "fail",
     message: "turns off a protection of the machine (quarantine, Gatekeeper, antivirus, firewall)",
@@ -44,7 +61,10 @@ export const INSTRUCTION_RULES = {
     message: "has you unpack a password-protected archive and run what is inside (a way to hide malware from scanners)",
   },
   "prose.override": { severity: "fail", message: "tells the agent to ignore its rules or earlier instructions" },
-  "prose.conceal": { severity: "fail", message: "tells the agent to hide what it does from you or to act without asking you" },
+  "prose.conceal": {
+    severity: "fail",
+    message: "tells the agent to hide what it does from you or to act without asking you",
+  },
   "prose.secret_request": { severity: "fail", message: "asks for a password, private key or recovery phrase" },
   "unicode.hidden": {
     severity: "fail",
@@ -92,7 +112,10 @@ export function makeFinding(rule: InstructionRuleId, place: Place, excerpt: stri
 
 const EXCERPT_MAX = 160;
 export function oneLine(s: string): string {
-  const flat = s.slice(0, EXCERPT_MAX * 2).replace(/\s+/g, " ").trim();
+  const flat = s
+    .slice(0, EXCERPT_MAX * 2)
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > EXCERPT_MAX ? flat.slice(0, EXCERPT_MAX - 1) + "…" : flat;
 }
 
