@@ -1,11 +1,12 @@
 // Search by name: a query that could be a slug or an author's handle (`text-tools`, `@openvibe`)
-// finds that skill, or that author's skills, first; a prefix of either (`text-to`) matches too.
+// finds that skill, or that author's skills, first; a prefix of either (`text-to`) matches too,
+// below every word match (a skill the words also find keeps its word tier).
 // Words rarely reach these (`websearch_to_tsquery` splits `text-tools` into stemmed parts), so the
 // slug and handle are matched as text, through btree text_pattern_ops indexes on both.
 import { Prisma } from "../db";
 
-/** Exact slug, exact handle, then a slug or handle prefix (the name tier of the word match). */
-export const NAME_TIERS = { slug: 5, handle: 4, prefix: 3 } as const;
+/** Exact slug, exact handle (above the word tiers 3, 2, 1), then a slug or handle prefix alone. */
+export const NAME_TIERS = { slug: 5, handle: 4, prefix: 0 } as const;
 const TERM = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const MIN_PREFIX = 2;
 
@@ -34,13 +35,25 @@ export function nameTier(t: NameTerm): Prisma.Sql {
   return Prisma.sql`CASE WHEN l.slug = ${t.exact} THEN ${NAME_TIERS.slug} WHEN l."ownerId" = ANY(${exactOwners(t)}) THEN ${NAME_TIERS.handle} ELSE ${NAME_TIERS.prefix} END`;
 }
 
-/** One disjoint condition per name tier, for the walks that page many matches tier by tier. */
-export function nameTierMatches(t: NameTerm): [number, Prisma.Sql][] {
+/** The skill `l` has exactly the term as its slug or its author's handle. */
+export function exactMatch(t: NameTerm): Prisma.Sql {
+  return Prisma.sql`(l.slug = ${t.exact} OR l."ownerId" = ANY(${exactOwners(t)}))`;
+}
+
+/**
+ * One disjoint condition per name tier, for the walks that page many matches tier by tier:
+ * `words` is the word match, whose tiers leave out the exact ones and come before the prefix.
+ */
+export function nameTierMatches(
+  t: NameTerm,
+  words: Prisma.Sql,
+): { exact: [number, Prisma.Sql][]; prefix: [number, Prisma.Sql] } {
   const slug = Prisma.sql`l.slug = ${t.exact}`;
-  const handle = Prisma.sql`l."ownerId" = ANY(${exactOwners(t)})`;
-  return [
-    [NAME_TIERS.slug, slug],
-    [NAME_TIERS.handle, Prisma.sql`${handle} AND NOT (${slug})`],
-    [NAME_TIERS.prefix, Prisma.sql`${nameMatch(t)} AND NOT (${slug}) AND NOT (${handle})`],
-  ];
+  return {
+    exact: [
+      [NAME_TIERS.slug, slug],
+      [NAME_TIERS.handle, Prisma.sql`l."ownerId" = ANY(${exactOwners(t)}) AND NOT (${slug})`],
+    ],
+    prefix: [NAME_TIERS.prefix, Prisma.sql`${nameMatch(t)} AND NOT ${exactMatch(t)} AND NOT (${words})`],
+  };
 }

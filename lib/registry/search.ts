@@ -10,7 +10,7 @@ import { db, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
-import { nameMatch, nameTerm, nameTier, nameTierMatches, type NameTerm } from "./search-names";
+import { exactMatch, nameMatch, nameTerm, nameTier, nameTierMatches, type NameTerm } from "./search-names";
 
 /** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
 export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
@@ -140,9 +140,9 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
 
   const relevance = query.sort === "relevance";
   // A query that could be a slug or handle also matches by name (lib/registry/search-names.ts);
-  // the word tiers then leave out what the name tiers above them already have.
+  // the word tiers then leave out what the exact-name tiers above them already have.
   const term = nameTerm(query.q);
-  const notByName = term ? Prisma.sql` AND NOT ${nameMatch(term)}` : Prisma.empty;
+  const notExact = term ? Prisma.sql` AND NOT ${exactMatch(term)}` : Prisma.empty;
   const cursorKey = after
     ? newest
       ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
@@ -161,11 +161,13 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
     const all = Prisma.sql`l."searchVector" @@ ${tsquery}`;
     const name = Prisma.sql`l."nameVector" @@ ${tsquery}`;
     const head = Prisma.sql`l."headVector" @@ ${tsquery}`;
+    const byName = term ? nameTierMatches(term, all) : null;
     const tiers: [number, Prisma.Sql][] = [
-      ...(term ? nameTierMatches(term) : []),
-      [3, Prisma.sql`${name} AND ${all}${notByName}`],
-      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}${notByName}`],
-      [1, Prisma.sql`${all} AND NOT (${head})${notByName}`],
+      ...(byName?.exact ?? []),
+      [3, Prisma.sql`${name} AND ${all}${notExact}`],
+      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}${notExact}`],
+      [1, Prisma.sql`${all} AND NOT (${head})${notExact}`],
+      ...(byName ? [byName.prefix] : []),
     ];
     branches = tiers
       .filter(([tier]) => !after || tier <= after.tier)
