@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import pg from "pg";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
+import { closeAppClients } from "./app-clients";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SMALL = 1_000;
@@ -183,12 +184,7 @@ async function main() {
     await db.$disconnect();
   } finally {
     await server?.close();
-    const { dispatchQueue } = await import("../lib/runs");
-    await dispatchQueue().close();
-    await (await import("../lib/registry")).scanQueue().close();
-    await (await import("../lib/events")).closeEvents();
-    const { redis } = await import("../lib/redis");
-    await redis().quit();
+    await closeAppClients();
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }

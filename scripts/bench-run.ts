@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
+import { closeAppClients } from "../bench/app-clients";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const LINK_BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
@@ -143,12 +144,7 @@ async function main() {
       await exited;
     }
     await server?.close();
-    const { dispatchQueue } = await import("../lib/runs");
-    await dispatchQueue().close();
-    await (await import("../lib/registry")).scanQueue().close();
-    await (await import("../lib/events")).closeEvents();
-    const { redis } = await import("../lib/redis");
-    await redis().quit();
+    await closeAppClients();
     await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }

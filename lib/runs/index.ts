@@ -8,6 +8,7 @@ export { getRunForPerson, exportRun, ranOnWords } from "./view";
 export { storedAttestation } from "./attestation";
 export {
   keysetWhere,
+  LIST_QUERY,
   listFilter,
   listRuns,
   runFacets,

@@ -3,21 +3,10 @@
 // waiting for the person's decision.
 import "server-only";
 import { db, Prisma, type StepStatus } from "../db";
+import { STEP_STATUSES } from "../runs/lifecycle/table";
 import { encodeRunCursor, keysetWhere, listFilter, type ListFilter } from "../runs/list";
 import { personStepInclude, stepForPerson } from "./index";
 
-export const STEP_STATUSES = [
-  "pending_approval",
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "denied",
-  "expired",
-  "no_node",
-  "insufficient_balance",
-  "cancelled",
-] as const satisfies readonly StepStatus[];
 export const STEPS_PAGE_DEFAULT = 50;
 export const STEPS_PAGE_MAX = 200;
 

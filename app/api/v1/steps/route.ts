@@ -1,6 +1,7 @@
 import { agentPrincipal } from "@/lib/agents";
 import { sessionPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
+import { LIST_QUERY } from "@/lib/runs";
 import { createSkillRunStep } from "@/lib/steps";
 import { listStepsPage, stepFilterFromQuery } from "@/lib/steps/list";
 
@@ -13,25 +14,13 @@ export const POST = route({
     json(await createSkillRunStep(principal, body, { idempotencyKey }), 201, requestId),
 });
 
-const param = z.string().max(100).optional();
-
 /**
  * The person's steps, newest first, in keyset pages (`cursor`): filtered like GET /api/v1/runs
  * (skill, tool, agent, status, UTC days), `?pending=1` for those waiting on them.
  */
 export const GET = route({
   auth: sessionPrincipal,
-  query: z.object({
-    pending: z.enum(["0", "1"]).optional(),
-    skill: param,
-    tool: param,
-    agent: param,
-    status: param,
-    from: param,
-    to: param,
-    cursor: param,
-    limit: param,
-  }),
+  query: z.object({ ...LIST_QUERY, pending: z.enum(["0", "1"]).optional() }),
   handler: async ({ principal, query }) => {
     const page = await listStepsPage(principal.userId, stepFilterFromQuery(query));
     return { steps: page.steps, next_cursor: page.nextCursor };
