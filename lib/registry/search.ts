@@ -10,7 +10,7 @@ import { db, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
-import { exactMatch, nameMatch, nameTerm, nameTier, nameTierMatches, type NameTerm } from "./search-names";
+import { exactMatch, findNameTerm, nameMatch, nameTier, nameTierMatches, type NameTerm } from "./search-names";
 
 /** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
 export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
@@ -109,7 +109,7 @@ export type SearchSql =
   | { kind: "browse"; page: Prisma.Sql; count: Prisma.Sql; pageSize: number; cap: number }
   | { kind: "words"; words: Prisma.Sql; pageSize: number; cap: number };
 
-export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
+export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: NameTerm | null = null): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
   const cap = scope.countCap ?? COUNT_CAP;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
@@ -139,9 +139,8 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
   }
 
   const relevance = query.sort === "relevance";
-  // A query that could be a slug or handle also matches by name (lib/registry/search-names.ts);
-  // the word tiers then leave out what the exact-name tiers above them already have.
-  const term = nameTerm(query.q);
+  // A query that could be a slug or handle also matches by name (`term`, from findNameTerm:
+  // lib/registry/search-names.ts); the word tiers leave out what the exact-name tiers above have.
   const notExact = term ? Prisma.sql` AND NOT ${exactMatch(term)}` : Prisma.empty;
   const cursorKey = after
     ? newest
@@ -201,7 +200,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
 }
 
 export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
-  const sql = searchSql(query, scope);
+  const sql = searchSql(query, scope, query.q ? await findNameTerm(query.q) : null);
   let rows: Row[];
   let total: number;
   if (sql.kind === "browse") {
