@@ -8,12 +8,12 @@
 //       lone call's p50.
 // `-- --entries N` sets the big ledger's length.
 import path from "node:path";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import pg from "pg";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
-import { closeAppClients } from "./app-clients";
+import { closeBench, runBench } from "./app-clients";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SMALL = 1_000;
@@ -184,16 +184,8 @@ async function main() {
     await db.$disconnect();
   } finally {
     await server?.close();
-    await closeAppClients();
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await closeBench({ database, dataDir });
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
