@@ -71,6 +71,7 @@ async function main() {
   try {
     const { insertSyntheticSkills } = await import("./synthetic-skills");
     const { searchSkills, searchSql } = await import("../lib/registry/search");
+    const { findNameTerm } = await import("../lib/registry/search-names");
     const { parseBrowseQuery } = await import("../lib/registry/browse-query");
     const { loadSkillPage, skillPageSql } = await import("../lib/registry/skill-page");
 
@@ -127,7 +128,7 @@ async function main() {
       console.log("\nEXPLAIN (ANALYZE, BUFFERS) of every query shape:");
       await explain("primary-key query: Skill by id", Prisma.sql`SELECT * FROM "Skill" WHERE id = ${`syn_s_${pick(1)}`}`);
       for (const [i, q] of searches.entries()) {
-        const sql = searchSql(q);
+        const sql = searchSql(q, {}, await findNameTerm(q.q));
         const name = i < searchParams.length ? shape(searchParams[i]!) : `{"q":"csv"} keyset page ${q.page}`;
         if (sql.kind !== "words") throw new Error(`${name} has no words`);
         const { total } = await searchSkills(q).then((r) => ({ total: r.totalCapped ? "more than " + r.total : String(r.total) }));

@@ -3,11 +3,12 @@
 // what the registry and dispatch add. Budget: overhead p50 ≤ 100 ms. Real PostgreSQL, Redis, route
 // handlers over HTTP and a real `openvibe-link run` process with its sandbox.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
+import { closeBench, runBench } from "../bench/app-clients";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const LINK_BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
@@ -143,21 +144,8 @@ async function main() {
       await exited;
     }
     await server?.close();
-    const { dispatchQueue } = await import("../lib/runs");
-    await dispatchQueue().close();
-    await (await import("../lib/registry")).scanQueue().close();
-    await (await import("../lib/events")).closeEvents();
-    const { redis } = await import("../lib/redis");
-    await redis().quit();
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await closeBench({ database, dataDir });
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

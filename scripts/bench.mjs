@@ -20,6 +20,7 @@ const BENCHES = {
   run: "bench:run",
   adversarial: "bench:adversarial",
   tlog: "bench:tlog",
+  submit: "bench:submit",
 };
 
 async function main() {

@@ -1,6 +1,8 @@
 // A person's Balance: the sum of an append-only ledger in micro-units. Every entry has a unique
 // idempotency key, so a retried top-up or charge can never be recorded twice. A run holds its worst
 // case when it is submitted (so the balance never goes negative) and gives back what it did not use.
+// The sum and the held amount are kept on the person's row by a trigger on every entry (migration
+// 20261202153117_ledger_balance), so reading or checking a balance is one row, however long the ledger.
 import "server-only";
 import { db, type DbTx, type LedgerKind } from "../db";
 import { AppError } from "../errors";
@@ -10,13 +12,23 @@ import { chargeFor, formatMicros, type Placement } from "./rates";
 type Tx = DbTx;
 
 export async function balanceOf(userId: string, tx: Tx = db): Promise<bigint> {
-  const sum = await tx.ledgerEntry.aggregate({ where: { userId }, _sum: { amountMicros: true } });
-  return sum._sum.amountMicros ?? 0n;
+  return (await accountOf(userId, tx)).balanceMicros;
 }
 
-/** Serialises balance changes of one person inside a transaction (row lock on the person). */
-async function lockPerson(tx: Tx, userId: string) {
-  await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
+/** The person's balance and what their unsettled runs hold now (0 for nobody). */
+export async function accountOf(userId: string, tx: Tx = db): Promise<{ balanceMicros: bigint; heldMicros: bigint }> {
+  const row = await tx.user.findUnique({ where: { id: userId }, select: { balanceMicros: true, heldMicros: true } });
+  return row ?? { balanceMicros: 0n, heldMicros: 0n };
+}
+
+/**
+ * Serialises balance changes of one person inside a transaction: the person's row lock, in the
+ * mode the trigger's UPDATE takes anyway (so foreign keys to the person are not blocked).
+ */
+async function lockPerson(tx: Tx, userId: string): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ balanceMicros: bigint }[]>`
+    SELECT "balanceMicros" FROM "User" WHERE id = ${userId} FOR NO KEY UPDATE`;
+  return rows[0]?.balanceMicros ?? 0n;
 }
 
 async function append(
@@ -40,12 +52,12 @@ export const holdKey = (jobId: string) => `run:${jobId}:1`;
 export const settleKey = (jobId: string) => `run:${jobId}:2`;
 
 /**
- * Locks the person's balance for this transaction and checks it covers a run's worst case; refused
- * with `billing.insufficient_balance` (and a top-up hint) when it does not.
+ * Checks the person's balance covers a run's worst case; refused with `billing.insufficient_balance`
+ * (and a top-up hint) when it does not. With `lock` the person's row stays locked until the
+ * transaction ends: call it last, just before the hold, so the lock covers a constant amount of work.
  */
-export async function ensureCovered(tx: Tx, userId: string, worstCaseMicros: bigint): Promise<void> {
-  await lockPerson(tx, userId);
-  const balance = await balanceOf(userId, tx);
+export async function ensureCovered(tx: Tx, userId: string, worstCaseMicros: bigint, lock = true): Promise<void> {
+  const balance = lock ? await lockPerson(tx, userId) : await balanceOf(userId, tx);
   if (balance < worstCaseMicros) {
     throw new AppError(
       "billing.insufficient_balance",

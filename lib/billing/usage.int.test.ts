@@ -89,7 +89,8 @@ beforeAll(async () => {
     agentId: alpha,
   });
   await entry(me, { kind: "refund", micros: 900n, at: "2026-03-05T10:00:01.000Z", skill: "csv-stats", agentId: alpha });
-  // Someone else's spend on the same days and skill never shows.
+  // Someone else's spend on the same days and skill never shows (a balance never goes below zero).
+  await entry(other, { kind: "topup", micros: 1_000_000n, at: "2026-03-01T09:00:00.000Z" });
   await entry(other, { kind: "charge", micros: -999_999n, at: "2026-03-02T10:00:00.000Z", skill: "csv-stats" });
 }, 120_000);
 

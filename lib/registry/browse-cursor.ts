@@ -4,7 +4,10 @@
 import { z } from "zod";
 
 export type BrowseCursor = {
-  /** Which field the words matched in: 3 name, 2 summary, 1 instructions, 0 without words. */
+  /**
+   * Which field the query matched in: 5 the slug, 4 the author's handle, 3 the name or a slug or
+   * handle prefix, 2 summary, 1 instructions, 0 without words (lib/registry/search-names.ts).
+   */
   tier: number;
   installs: number;
   /** Milliseconds since the epoch (the column keeps milliseconds). */
@@ -15,7 +18,7 @@ export type BrowseCursor = {
 export const MAX_CURSOR_CHARS = 400;
 
 const shape = z.tuple([
-  z.number().int().min(0).max(3),
+  z.number().int().min(0).max(5),
   z
     .number()
     .int()

@@ -10,6 +10,7 @@ import { db, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
+import { exactMatch, findNameTerm, nameMatch, nameTier, nameTierMatches, type NameTerm } from "./search-names";
 
 /** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
 export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
@@ -108,7 +109,7 @@ export type SearchSql =
   | { kind: "browse"; page: Prisma.Sql; count: Prisma.Sql; pageSize: number; cap: number }
   | { kind: "words"; words: Prisma.Sql; pageSize: number; cap: number };
 
-export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSql {
+export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: NameTerm | null = null): SearchSql {
   const pageSize = scope.pageSize ?? PAGE_SIZE;
   const cap = scope.countCap ?? COUNT_CAP;
   const tsquery = query.q ? Prisma.sql`websearch_to_tsquery('english', ${query.q})` : null;
@@ -138,6 +139,9 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
   }
 
   const relevance = query.sort === "relevance";
+  // A query that could be a slug or handle also matches by name (`term`, from findNameTerm:
+  // lib/registry/search-names.ts); the word tiers leave out what the exact-name tiers above have.
+  const notExact = term ? Prisma.sql` AND NOT ${exactMatch(term)}` : Prisma.empty;
   const cursorKey = after
     ? newest
       ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
@@ -156,10 +160,13 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
     const all = Prisma.sql`l."searchVector" @@ ${tsquery}`;
     const name = Prisma.sql`l."nameVector" @@ ${tsquery}`;
     const head = Prisma.sql`l."headVector" @@ ${tsquery}`;
+    const byName = term ? nameTierMatches(term, all) : null;
     const tiers: [number, Prisma.Sql][] = [
-      [3, Prisma.sql`${name} AND ${all}`],
-      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}`],
-      [1, Prisma.sql`${all} AND NOT (${head})`],
+      ...(byName?.exact ?? []),
+      [3, Prisma.sql`${name} AND ${all}${notExact}`],
+      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}${notExact}`],
+      [1, Prisma.sql`${all} AND NOT (${head})${notExact}`],
+      ...(byName ? [byName.prefix] : []),
     ];
     branches = tiers
       .filter(([tier]) => !after || tier <= after.tier)
@@ -169,7 +176,9 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
       });
   } else {
     const keyset = after ? [keysetAfter(after, newest)] : [];
-    branches = [branch(0, [...filters, Prisma.sql`l."searchVector" @@ ${tsquery}`, ...keyset], order, offset + take)];
+    const words = Prisma.sql`l."searchVector" @@ ${tsquery}`;
+    const match = term ? Prisma.sql`(${words} OR ${nameMatch(term)})` : words;
+    branches = [branch(0, [...filters, match, ...keyset], order, offset + take)];
   }
   const many = branches.length
     ? Prisma.sql`UNION ALL SELECT * FROM (${withAuthors(
@@ -179,7 +188,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
 
   // One statement: the count decides which of the two pages runs (the other is never executed).
   const words = Prisma.sql`
-    WITH m AS MATERIALIZED (${matchesOf(query, scope, filters, tsquery, cap + 1)})
+    WITH m AS MATERIALIZED (${withNameMatches(matchesOf(query, scope, filters, tsquery, cap + 1), term, relevance, filters, cap + 1)})
     SELECT (SELECT count(*) FROM m) AS total, p.*
     FROM (SELECT 1) one
     LEFT JOIN LATERAL (
@@ -191,7 +200,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}): SearchSq
 }
 
 export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}): Promise<SearchResult> {
-  const sql = searchSql(query, scope);
+  const sql = searchSql(query, scope, query.q ? await findNameTerm(query.q) : null);
   let rows: Row[];
   let total: number;
   if (sql.kind === "browse") {
@@ -245,6 +254,19 @@ function matchesOf(query: BrowseQuery, scope: SearchScope, filters: Prisma.Sql[]
   return Prisma.sql`
     SELECT * FROM skill_latest_matches(${tsquery}, ${relevance}, ${STATUSES[query.status]}::text[], ${query.runs}::"SkillRuns",
                                        ${query.trust}::"SkillTrust", ${query.net}::text, ${scope.ownerId ?? null}::text, ${limit}::int)`;
+}
+
+// The word matches and the name matches (up to `limit` each), one row per skill at its best tier.
+function withNameMatches(words: Prisma.Sql, term: NameTerm | null, relevance: boolean, filters: Prisma.Sql[], limit: number) {
+  if (!term) return words;
+  return Prisma.sql`
+    SELECT DISTINCT ON ("skillId") * FROM (
+      (${words})
+      UNION ALL
+      (SELECT l."skillId", ${relevance ? nameTier(term) : Prisma.sql`0`}::int AS tier, l."installsCount", l."publishedAt", l.slug
+       FROM "SkillLatest" l WHERE ${Prisma.join([...filters, nameMatch(term)], " AND ")} LIMIT ${limit})
+    ) both_matches
+    ORDER BY "skillId", tier DESC`;
 }
 
 // The two keyset orders; each has an index per selective filter (status, trust, net, owner).

@@ -6,7 +6,19 @@ export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecyc
 export { sweepDispatch, type SweepCounts } from "./sweep";
 export { getRunForPerson, exportRun, ranOnWords } from "./view";
 export { storedAttestation } from "./attestation";
-export { listRuns, runFacets, runFilterFromQuery, RUN_STATES, type RunFilter, type RunRow } from "./list";
+export {
+  keysetWhere,
+  LIST_QUERY,
+  listFilter,
+  listRuns,
+  runFacets,
+  runFilterFromQuery,
+  runJson,
+  RUN_STATES,
+  type ListFilter,
+  type RunFilter,
+  type RunRow,
+} from "./list";
 export { projectPoolChoices, setProjectPool } from "./placement";
 export { dispatchQueue, DISPATCH_QUEUE, TIMER_JOBS } from "./timers";
 export * from "./constants";

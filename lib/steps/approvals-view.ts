@@ -2,10 +2,13 @@
 // waiting step what it can cost against the balance (the page's first render and every refresh).
 import "server-only";
 import { consentFacts } from "./consent";
-import { listSteps } from "./index";
+import { listStepsPage } from "./list";
 
 export async function approvalsView(userId: string) {
-  const [pending, recent] = await Promise.all([listSteps(userId, { pending: true }), listSteps(userId, { limit: 20 })]);
+  const [pending, recent] = await Promise.all([
+    listStepsPage(userId, { pending: true }).then((p) => p.steps),
+    listStepsPage(userId, { limit: 20 }).then((p) => p.steps),
+  ]);
   const facts = await consentFacts(
     userId,
     pending.map((s) => s.id),

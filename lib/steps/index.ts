@@ -23,6 +23,7 @@ import {
 import { submitStepJob } from "../runs/submit";
 import { ranOnWords } from "../runs/view";
 import { storedAttestation } from "../runs/attestation";
+import { formatMicros } from "../billing/rates";
 
 export const SKILL_RUN_KIND = "skill.run";
 export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
@@ -164,13 +165,15 @@ async function createKeyedStep(
 const netOf = (step: Pick<Step, "net">): NetPolicy => netPolicySchema.parse(step.net);
 
 const agentInclude = {
-  job: { select: { placement: true, attestation: true, link: { select: { name: true } } } },
+  job: {
+    select: { id: true, placement: true, costMicros: true, attestation: true, link: { select: { name: true } } },
+  },
 } as const;
 type AgentStepRow = Prisma.StepGetPayload<{ include: typeof agentInclude }>;
 type AgentJob = Omit<NonNullable<AgentStepRow["job"]>, "attestation"> & { attestation?: unknown };
 type AgentStep = Omit<AgentStepRow, "job"> & { job: AgentJob | null };
 
-/** What the agent sees: never stderr, the result as untrusted data, and where it ran. */
+/** What the agent sees: never stderr, the result as untrusted data, its run, where it ran and what it cost. */
 export function stepForAgent(step: AgentStep) {
   const ranOn = step.job ? ranOnWords(step.job) : null;
   // The Link's signed statement of the result, checkable by anyone with `openvibe verify-run`.
@@ -188,7 +191,12 @@ export function stepForAgent(step: AgentStep) {
     ...(step.wallMs !== null ? { wall_ms: step.wallMs } : {}),
     ...(step.exitStatus ? { exit_status: step.exitStatus } : {}),
     ...(step.status === "succeeded" && step.result ? { result: step.result } : {}),
+    ...(step.job ? { run_id: step.job.id } : {}),
     ...(ranOn ? { ran_on: ranOn } : {}),
+    // Set when the run is settled (what it was charged; 0 when its hold came back in full).
+    ...(step.job && step.job.costMicros !== null
+      ? { cost_micros: step.job.costMicros.toString(), cost: formatMicros(step.job.costMicros) }
+      : {}),
     ...(attestation ? { attestation } : {}),
   };
 }
@@ -292,16 +300,6 @@ export function stepForPerson(step: PersonStep) {
         }
       : null,
   };
-}
-
-export async function listSteps(userId: string, filter: { pending?: boolean; limit?: number } = {}) {
-  const steps = await db.step.findMany({
-    where: { userId, ...(filter.pending ? { status: "pending_approval", expiresAt: { gt: new Date() } } : {}) },
-    orderBy: { createdAt: "desc" },
-    take: Math.min(filter.limit ?? 50, 200),
-    include: personStepInclude,
-  });
-  return steps.map(stepForPerson);
 }
 
 /** Timer: a step nobody decided by its expiry ends `expired`. */

@@ -73,7 +73,7 @@ describe("another person's agent", () => {
       code: "step.not_found",
       status: 404,
     });
-    expect(await steps.listSteps(bob.id)).toEqual([]);
+    expect((await (await import("../../lib/steps/list")).listStepsPage(bob.id)).steps).toEqual([]);
     const { getRunForPerson } = await import("../../lib/runs");
     await steps.decideStep(alice.id, step.id, "once");
     const job = await env.db.runJob.findFirstOrThrow({ where: { stepId: step.id } });

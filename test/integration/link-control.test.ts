@@ -173,8 +173,8 @@ describe("OpenVibe's pool is OpenVibe's", () => {
     expect(done).toMatchObject({ linkId, placement: "pool" });
     const { getRunForPerson } = await import("../../lib/runs");
     expect((await getRunForPerson(alice.id, job.id)).ran_on).toBe("OpenVibe pool");
-    const forAgent = await env.db.step.findUniqueOrThrow({ where: { id: done.stepId! }, include: { job: { select: { placement: true, link: { select: { name: true } } } } } });
-    expect(steps.stepForAgent(forAgent).ran_on).toBe("OpenVibe pool");
+    const forAgent = await env.db.step.findUniqueOrThrow({ where: { id: done.stepId! }, include: { job: { select: { id: true, placement: true, costMicros: true, link: { select: { name: true } } } } } });
+    expect(steps.stepForAgent(forAgent)).toMatchObject({ ran_on: "OpenVibe pool", run_id: job.id, cost_micros: expect.any(String) });
     await links.revokePoolLink({ cli: true }, linkId);
     await bobHome.stopProcesses();
   });

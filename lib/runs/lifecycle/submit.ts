@@ -1,7 +1,9 @@
 // Submission (step pending_approval → queued, its job created queued): one transaction under the
 // step's row lock, so a double click or a retried request submits one job at most. The HO7
 // allowance of a solo run and the person's balance are checked and reserved inside it, each under
-// its own row lock, so parallel calls cannot all pass the same check.
+// its own row lock, so parallel calls cannot all pass the same check. The person's row, which every
+// call of that person's agents needs, is locked last, just before the hold: it is held for the
+// check, the hold's insert and the commit, a constant amount of work however long the ledger.
 import "server-only";
 import { reserveAllowance } from "../../billing/allowance";
 import { ensureCovered, holdForRun } from "../../billing/ledger";
@@ -49,7 +51,21 @@ export type SubmitOutcome =
   | { kind: "needs_person"; reason: string }
   | { kind: "not_pending" };
 
+/** The balance read before the lock covered the run, and no longer did under it: start again. */
+class DrainedMeanwhile extends Error {}
+
 export async function submitJob(plan: SubmitPlan): Promise<SubmitOutcome> {
+  try {
+    return await submitInOneTransaction(plan, false);
+  } catch (err) {
+    if (!(err instanceof DrainedMeanwhile)) throw err;
+    // Rare (parallel calls spent it in between): the second try locks the person first and so
+    // decides for certain.
+    return submitInOneTransaction(plan, true);
+  }
+}
+
+async function submitInOneTransaction(plan: SubmitPlan, lockPersonFirst: boolean): Promise<SubmitOutcome> {
   const effects = new Effects();
   const expiresAt = new Date(plan.now.getTime() + JOB_TTL_MS);
   const outcome = await withMediaTransaction(async (tx, media): Promise<SubmitOutcome> => {
@@ -65,7 +81,7 @@ export async function submitJob(plan: SubmitPlan): Promise<SubmitOutcome> {
       }
     }
     try {
-      await ensureCovered(tx, step.userId, plan.worstCaseMicros);
+      await ensureCovered(tx, step.userId, plan.worstCaseMicros, lockPersonFirst);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== "billing.insufficient_balance") throw err;
       // STEP_ONLY.insufficientBalance: pending_approval → insufficient_balance.
@@ -107,6 +123,17 @@ export async function submitJob(plan: SubmitPlan): Promise<SubmitOutcome> {
         expiresAt,
       },
     });
+    // STEP_ONLY.submit: pending_approval → queued; nothing is owed from the outbox any more.
+    await tx.step.update({ where: { id: step.id }, data: { status: "queued", decidedAt: plan.now, message: null } });
+    await settleSubmission(step.id, tx);
+    if (!lockPersonFirst) {
+      try {
+        await ensureCovered(tx, step.userId, plan.worstCaseMicros);
+      } catch (err) {
+        if (err instanceof AppError && err.code === "billing.insufficient_balance") throw new DrainedMeanwhile();
+        throw err;
+      }
+    }
     await holdForRun(tx, {
       userId: step.userId,
       jobId: plan.jobId,
@@ -114,9 +141,6 @@ export async function submitJob(plan: SubmitPlan): Promise<SubmitOutcome> {
       agentId: step.agentId,
       skillSlug: plan.skillSlug,
     });
-    // STEP_ONLY.submit: pending_approval → queued; nothing is owed from the outbox any more.
-    await tx.step.update({ where: { id: step.id }, data: { status: "queued", decidedAt: plan.now, message: null } });
-    await settleSubmission(step.id, tx);
     effects
       .stepChanged(step)
       .jobQueued(step.userId)

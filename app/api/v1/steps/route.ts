@@ -1,7 +1,9 @@
 import { agentPrincipal } from "@/lib/agents";
 import { sessionPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
-import { createSkillRunStep, listSteps } from "@/lib/steps";
+import { LIST_QUERY } from "@/lib/runs";
+import { createSkillRunStep } from "@/lib/steps";
+import { listStepsPage, stepFilterFromQuery } from "@/lib/steps/list";
 
 /** An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`; an `Idempotency-Key` makes a retry safe. */
 export const POST = route({
@@ -12,14 +14,15 @@ export const POST = route({
     json(await createSkillRunStep(principal, body, { idempotencyKey }), 201, requestId),
 });
 
-/** The person's steps (the dashboard's live list): `?pending=1` for those waiting on them. */
+/**
+ * The person's steps, newest first, in keyset pages (`cursor`): filtered like GET /api/v1/runs
+ * (skill, tool, agent, status, UTC days), `?pending=1` for those waiting on them.
+ */
 export const GET = route({
   auth: sessionPrincipal,
-  query: z.object({
-    pending: z.enum(["0", "1"]).optional(),
-    limit: z.coerce.number().int().min(1).max(200).optional(),
-  }),
-  handler: async ({ principal, query }) => ({
-    steps: await listSteps(principal.userId, { pending: query.pending === "1", limit: query.limit }),
-  }),
+  query: z.object({ ...LIST_QUERY, pending: z.enum(["0", "1"]).optional() }),
+  handler: async ({ principal, query }) => {
+    const page = await listStepsPage(principal.userId, stepFilterFromQuery(query));
+    return { steps: page.steps, next_cursor: page.nextCursor };
+  },
 });

@@ -1,0 +1,191 @@
+// `npm run bench:submit`: what a call costs as the ledger grows, and how a burst of first calls is
+// accepted. Real PostgreSQL (a scratch database), Redis and the POST /api/v1/steps route handler
+// over HTTP, with "always allow", against an online Link row (the jobs stay queued: only
+// acceptance is measured). Two ratios, each against a baseline measured in the same run:
+//   (a) submission p50 of a person with a 1,000,000-entry ledger / one with 1,000: budget ≤ 1.2×;
+//   (b) p95 acceptance of 100 simultaneous first calls, 100 agents of one person (the load run of
+//       issue 23: one person's agents on their own Links): budget ≤ 100 ms, printed beside one
+//       lone call's p50.
+// `-- --entries N` sets the big ledger's length.
+import path from "node:path";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import pg from "pg";
+import { createThrowawayDatabase } from "../test/helpers/test-database";
+import { serveRoutes } from "../test/helpers/route-server";
+import { closeBench, runBench } from "./app-clients";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SMALL = 1_000;
+const argAfter = (flag: string) => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? Number(process.argv[i + 1]) : undefined;
+};
+const BIG = argAfter("--entries") ?? 1_000_000;
+const WARMUP = 5;
+const RUNS = 60;
+const BURST = 100;
+const RATIO_BUDGET = 1.2;
+const BURST_BUDGET_MS = 100;
+
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const verdict = (ok: boolean) => (ok ? "holds" : "misses");
+
+async function main() {
+  const database = await createThrowawayDatabase("ov_bench_submit");
+  const dataDir = await mkdtemp(path.join(tmpdir(), "ov-bench-submit-"));
+  /* eslint-disable no-restricted-properties */
+  process.env.DATABASE_URL = database.url;
+  process.env.DATA_DIR = dataDir;
+  process.env.REDIS_PREFIX = `bench-submit:${process.pid}`;
+  process.env.LOG_LEVEL = "error";
+  process.env.AUTH_SECRET ??= "bench-secret-not-for-anything-else-0000";
+  process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
+  /* eslint-enable no-restricted-properties */
+  let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;
+  try {
+    const { createUser } = await import("../lib/auth/users");
+    const { loadBundle } = await import("../lib/contracts");
+    const { publishSkill, scanVersion } = await import("../lib/registry");
+    const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
+    const { recordTopUp } = await import("../lib/billing/ledger");
+    const { ledgerDifferences } = await import("../lib/billing/ledger-check");
+    const { createAgent, setAllowance } = await import("../lib/agents");
+    const { generateLinkKeyPair } = await import("../lib/protocol");
+    const { db } = await import("../lib/db");
+    server = await serveRoutes([
+      { method: "POST", pattern: "/api/v1/steps", handler: (await import("../app/api/v1/steps/route")).POST },
+    ]);
+
+    const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
+    if (!bundle.ok) throw new Error("text-tools does not load");
+    const author = await createUser({ email: "author@bench.test", name: "Author", password: null });
+    const published = await publishSkill({ ownerId: author.id, document: bundle.document, scan: "none" });
+    await scanVersion(published.versionId);
+    const skill = `text-tools@${bundle.document.version}`;
+
+    /** A person with text-tools always allowed, an online Link and `entries` ledger entries. */
+    const person = async (name: string, entries: number) => {
+      const p = await createUser({ email: `${name}@bench.test`, name, password: null });
+      await installSkill({ userId: p.id, slug: "text-tools", version: bundle.document.version });
+      await grantAlwaysAllow({ userId: p.id, versionId: published.versionId, tool: "word_count" });
+      await db.link.create({
+        data: {
+          userId: p.id,
+          name: `${name}-link`,
+          publicKey: generateLinkKeyPair().publicKey,
+          runnerEnabled: true,
+          // Online for the whole bench without a heartbeat: nothing claims, the jobs stay queued.
+          lastSeenAt: new Date(Date.now() + 3_600_000),
+        },
+      });
+      // One statement: old top-ups and settled runs alternating, a day apart per thousand entries,
+      // on a connection of its own without the statement timeout. Triggers (the balance column's,
+      // the foreign keys') are off for it, as for a restore; the column is then set from the sum.
+      const started = performance.now();
+      const seeder = new pg.Client({ connectionString: database.url });
+      await seeder.connect();
+      try {
+        await seeder.query("SET statement_timeout = 0");
+        await seeder.query("SET session_replication_role = replica");
+        await seeder.query(
+          `INSERT INTO "LedgerEntry" (id, "userId", kind, "amountMicros", "idempotencyKey", memo, "createdAt")
+           SELECT $1 || '-' || i, $1, (CASE WHEN i % 2 = 0 THEN 'topup' ELSE 'charge' END)::"LedgerKind",
+                  CASE WHEN i % 2 = 0 THEN 2000 ELSE -1000 END, 'seed:' || $1 || ':' || i, 'seeded',
+                  now() - make_interval(days => ($2::int - i) / 1000)
+             FROM generate_series(1, $2::int) AS i`,
+          [p.id, entries],
+        );
+        await seeder.query("SET session_replication_role = origin");
+        await seeder.query(
+          `UPDATE "User" SET "balanceMicros" = (SELECT SUM("amountMicros") FROM "LedgerEntry" WHERE "userId" = $1) WHERE id = $1`,
+          [p.id],
+        );
+        await seeder.query(`ANALYZE "LedgerEntry"`);
+      } finally {
+        await seeder.end();
+      }
+      await recordTopUp({ userId: p.id, amountMicros: 1_000_000_000n, paymentId: `bench-${name}`, memo: "bench" });
+      console.log(
+        `  seeded ${name}: ${entries.toLocaleString("en")} ledger entries in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+      return p;
+    };
+    const agentOf = async (userId: string, name: string) => {
+      const made = await createAgent(userId, { name });
+      await setAllowance(userId, made.agent.id, 1_000_000_000_000n);
+      return made.token;
+    };
+    const call = async (token: string) => {
+      const t0 = performance.now();
+      const res = await fetch(`${server!.url}/api/v1/steps`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ skill, tool: "word_count", input: { text: "one two three" } }),
+      });
+      const body = (await res.json()) as { status?: string; error?: { code: string } };
+      const ms = performance.now() - t0;
+      if (res.status !== 201 || body.status !== "queued")
+        throw new Error(`a call answered ${res.status} ${JSON.stringify(body)}`);
+      return ms;
+    };
+
+    console.log(`bench:submit — POST /api/v1/steps with "always allow", queued against an online Link`);
+    const small = await person("small", SMALL);
+    const big = await person("big", BIG);
+    const smallToken = await agentOf(small.id, "small-agent");
+    const bigToken = await agentOf(big.id, "big-agent");
+
+    for (let i = 0; i < WARMUP; i++) {
+      await call(smallToken);
+      await call(bigToken);
+    }
+    const smallMs: number[] = [];
+    const bigMs: number[] = [];
+    // Interleaved, so both see the same load on this shared machine.
+    for (let i = 0; i < RUNS; i++) {
+      smallMs.push(await call(smallToken));
+      bigMs.push(await call(bigToken));
+    }
+    const ratio = pct(bigMs, 50) / pct(smallMs, 50);
+    const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms`;
+    console.log(`  (a) ${SMALL.toLocaleString("en")}-entry ledger   ${fmt(smallMs)}   (${RUNS} calls)`);
+    console.log(`      ${BIG.toLocaleString("en")}-entry ledger ${fmt(bigMs)}`);
+    console.log(
+      `      ratio at p50: ${ratio.toFixed(2)}× (budget ≤ ${RATIO_BUDGET}×) — ${verdict(ratio <= RATIO_BUDGET)}`,
+    );
+
+    const tokens: string[] = [];
+    for (let i = 0; i < BURST; i++) tokens.push(await agentOf(big.id, `burst-${i}`));
+    const cpu0 = process.cpuUsage();
+    const wall0 = performance.now();
+    const burst = await Promise.all(tokens.map((t) => call(t)));
+    const wall = performance.now() - wall0;
+    const cpu = process.cpuUsage(cpu0);
+    const p95 = pct(burst, 95);
+    console.log(
+      `  (b) ${BURST} simultaneous first calls, ${BURST} agents of the ${BIG.toLocaleString("en")}-entry person: p50 ${pct(burst, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...burst).toFixed(1)} ms`,
+    );
+    console.log(
+      `      one call alone (a): p50 ${pct(bigMs, 50).toFixed(1)} ms; budget p95 ≤ ${BURST_BUDGET_MS} ms — ${verdict(p95 <= BURST_BUDGET_MS)}`,
+    );
+    // Where the burst's time went: this one web process's CPU (route, Prisma, Redis clients).
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    console.log(
+      `      the burst took ${(wall / 1000).toFixed(2)} s, of which this web process used ${(cpuMs / 1000).toFixed(2)} s CPU (${(cpuMs / BURST).toFixed(1)} ms a call)`,
+    );
+
+    const differences = await ledgerDifferences();
+    console.log(
+      `  ledger:check after the bench: ${differences.length ? `${differences.length} people differ` : "every column equals its ledger"}`,
+    );
+    process.exitCode = ratio <= RATIO_BUDGET && p95 <= BURST_BUDGET_MS && !differences.length ? 0 : 1;
+    await db.$disconnect();
+  } finally {
+    await server?.close();
+    await closeBench({ database, dataDir });
+  }
+}
+
+runBench(main);
