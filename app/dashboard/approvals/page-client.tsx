@@ -3,12 +3,11 @@
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveNotice } from "@/components/live-notice";
-import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
 import { money, type StepCost } from "./consent";
-import { DecisionButtons, StepSummary, when, type Decision } from "./step-card";
+import { DecisionButtons, postDecision, StepSummary, when, type Decision } from "./step-card";
 
 export type StepView = {
   id: string;
@@ -125,30 +124,20 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
   async function decide(step: StepView, decision: Decision) {
     setBusy(step.id);
     setError(null);
-    try {
-      const res = await fetch(`/api/v1/steps/${encodeURIComponent(step.id)}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ decision }),
-      });
-      if (!res.ok) {
-        const e = await readApiError(res);
-        setError({ message: e.message, details: e.details });
-        await refresh();
-        return;
-      }
-      const updated = (await res.json()) as StepView;
+    const answer = await postDecision(step.id, decision);
+    if (answer.ok) {
+      const updated = answer.step;
       setDecided((d) => ({ ...d, [step.id]: decision }));
       setPending((list) => list.filter((s) => s.id !== step.id));
       setRecent((list) => [updated, ...list.filter((s) => s.id !== step.id)]);
       setAnnounce(
         `${DECISION_WORDS[decision]}: ${step.target}. Now ${STATUS_WORDS[updated.status] ?? updated.status}.`,
       );
-    } catch {
-      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
-    } finally {
-      setBusy(null);
+    } else {
+      setError(answer.error);
+      if (answer.reached) await refresh();
     }
+    setBusy(null);
   }
 
   return (

@@ -1,5 +1,6 @@
 // What an approval card shows of one step (the list's cards and a step's own page): the call, its
 // facts and input, and the decision buttons, with "Top up and approve" when the balance falls short.
+import { readApiError } from "@/components/api-error";
 import styles from "./approvals.module.css";
 import { CostFacts, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
 import type { StepView } from "./page-client";
@@ -8,6 +9,28 @@ export type Decision = "once" | "always" | "deny";
 
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
 export const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
+
+export type DecisionAnswer =
+  { ok: true; step: StepView } | { ok: false; reached: boolean; error: { message: string; details: string[] } };
+
+/** POSTs the person's decision; `reached` false when the server could not be reached at all. */
+export async function postDecision(stepId: string, decision: Decision): Promise<DecisionAnswer> {
+  try {
+    const res = await fetch(`/api/v1/steps/${encodeURIComponent(stepId)}/decision`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ decision }),
+    });
+    if (!res.ok) {
+      const e = await readApiError(res);
+      return { ok: false, reached: true, error: { message: e.message, details: e.details } };
+    }
+    return { ok: true, step: (await res.json()) as StepView };
+  } catch {
+    const message = "We could not reach the server. Check your connection and try again.";
+    return { ok: false, reached: false, error: { message, details: [] } };
+  }
+}
 
 /** The title (an h2 or h3), the label, the facts (with the cost rows when `cost` is given) and the input. */
 export function StepSummary(props: {

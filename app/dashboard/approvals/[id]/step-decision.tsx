@@ -2,12 +2,11 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
 import type { StepCost } from "../consent";
-import { DecisionButtons, StepSummary, type Decision } from "../step-card";
+import { DecisionButtons, postDecision, StepSummary, type Decision } from "../step-card";
 
 export type OneStep = StepView;
 
@@ -41,24 +40,14 @@ export function StepDecision({
   async function decide(decision: Decision) {
     setBusy(true);
     setError(null);
-    try {
-      const res = await fetch(`/api/v1/steps/${encodeURIComponent(step.id)}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ decision }),
-      });
-      if (!res.ok) {
-        const e = await readApiError(res);
-        setError({ message: e.message, details: e.details });
-        return;
-      }
-      setStep((await res.json()) as OneStep);
+    const answer = await postDecision(step.id, decision);
+    if (answer.ok) {
+      setStep(answer.step);
       statusRef.current?.focus();
-    } catch {
-      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
-    } finally {
-      setBusy(false);
+    } else {
+      setError(answer.error);
     }
+    setBusy(false);
   }
 
   return (
