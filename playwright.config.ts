@@ -1,6 +1,6 @@
 // Browser tests in e2e/, driven through Debian's system Chromium against the server that
 // scripts/test.mjs builds and starts (BASE_URL). Run them with `npm test -- --only e2e`.
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig, devices } from "playwright/test";
 
 export default defineConfig({
   testDir: "e2e",

@@ -23,3 +23,12 @@ export function ConfirmRow(props: {
     </div>
   );
 }
+
+/** The first step: the button that asks, named for what it does to whom (`Revoke ${name}`). */
+export function AskButton({ action, name, onClick }: { action: string; name: string; onClick: () => void }) {
+  return (
+    <button type="button" className="button" onClick={onClick} aria-label={`${action} ${name}`}>
+      {action}
+    </button>
+  );
+}

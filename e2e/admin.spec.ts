@@ -3,7 +3,7 @@
 // approve one. And the person's own choice, per project, whether runs may use the pool.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "playwright/test";
 import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../lib/protocol/signing";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";

@@ -1,7 +1,7 @@
 // The first journey: sign up, sign out and in again, see the dashboard, make an API token
 // (shown once), use it, revoke it (refused at once), sign out.
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "playwright/test";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (path: string) => `${BASE}${path}`;

@@ -3,7 +3,7 @@
 // error states; the author page and the author's dashboard with retiring a version.
 // Each test publishes its own skills (unique slugs) through the API as a freshly signed-up person.
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "playwright/test";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (path: string) => `${BASE}${path}`;

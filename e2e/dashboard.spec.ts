@@ -4,7 +4,7 @@
 // once revoked its next signed request is refused.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "playwright/test";
 import { generateLinkKeyPair, signRequest, type LinkKeyPair } from "../lib/protocol/signing";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";

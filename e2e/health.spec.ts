@@ -1,7 +1,7 @@
 // Health and metrics on the real production server (next start, built): the probes answer, and
 // /api/metrics is served to this machine's loopback socket — which shows instrumentation.ts's
 // socket hook running inside Next — with request durations labelled by route pattern.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 
 test("liveness and readiness answer on the running server", async ({ request }) => {
   const live = await request.get("/api/health/live");

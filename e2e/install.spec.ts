@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "playwright/test";
 import { sandboxSkill } from "../test/helpers/install-fixtures";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";

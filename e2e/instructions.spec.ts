@@ -2,7 +2,7 @@
 // with a bundled script. Its card and pages say in plain words what it asks the agent to do and
 // name the script that would run on the person's own machine, outside the sandbox.
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (p: string) => `${BASE}${p}`;

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "playwright/test";
 import { makeZip } from "../test/helpers/archives";
 import { removeTempDirs, tempDir } from "../test/helpers/temp-dir";
 

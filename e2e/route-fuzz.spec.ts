@@ -1,7 +1,7 @@
 // Over real HTTP against the production server: every API route (next-auth's included, which
 // needs a running Next server) answers malformed requests with a 4xx, never a 5xx, and forged
 // forwarding headers do not change which rate-limit bucket a request counts against.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 

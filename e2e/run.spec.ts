@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "playwright/test";
 import { sandboxSkill } from "../test/helpers/install-fixtures";
 import { removeTempDirs, tempDir } from "../test/helpers/temp-dir";
 

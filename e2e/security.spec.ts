@@ -3,7 +3,7 @@
 // frame-ancestors 'none' and the other security headers; and signing out really ends the session
 // (a copy of the cookie taken before stops working).
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "playwright/test";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";
 const url = (path: string) => `${BASE}${path}`;

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 import { readArchive } from "../lib/registry/archive";
 
 const BASE = process.env.BASE_URL?.replace(/\/$/, "") ?? "";

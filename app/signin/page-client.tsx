@@ -2,6 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+import { EmailField, PasswordField } from "@/components/account-fields";
 import { FormError } from "@/components/form-error";
 
 // next-auth hands the sign-in page only the error code lib/auth threw; these are its words.
@@ -21,7 +22,15 @@ export function signInMessage(code: string): string {
   return MESSAGES[code] ?? "Sign-in failed. Try again; if it keeps failing, tell us what you did and when.";
 }
 
-export function SignInForm({ next, initialError, githubEnabled }: { next: string; initialError: string | null; githubEnabled: boolean }) {
+export function SignInForm({
+  next,
+  initialError,
+  githubEnabled,
+}: {
+  next: string;
+  initialError: string | null;
+  githubEnabled: boolean;
+}) {
   const [error, setError] = useState<string | null>(initialError ? signInMessage(initialError) : null);
   const [pending, setPending] = useState(false);
 
@@ -52,14 +61,8 @@ export function SignInForm({ next, initialError, githubEnabled }: { next: string
   return (
     <>
       <form className="form" onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="signin-email">Email</label>
-          <input id="signin-email" name="email" type="email" autoComplete="email" required maxLength={254} />
-        </div>
-        <div className="field">
-          <label htmlFor="signin-password">Password</label>
-          <input id="signin-password" name="password" type="password" autoComplete="current-password" required maxLength={200} />
-        </div>
+        <EmailField id="signin-email" />
+        <PasswordField id="signin-password" autoComplete="current-password" />
         <FormError message={error} />
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? "Signing in…" : "Sign in"}

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { EmailField, PasswordField } from "@/components/account-fields";
 import { FormError } from "@/components/form-error";
 
 export function SignUpForm({ next }: { next: string }) {
@@ -42,26 +43,13 @@ export function SignUpForm({ next }: { next: string }) {
         <label htmlFor="signup-name">Name</label>
         <input id="signup-name" name="name" type="text" autoComplete="name" required maxLength={100} />
       </div>
-      <div className="field">
-        <label htmlFor="signup-email">Email</label>
-        <input id="signup-email" name="email" type="email" autoComplete="email" required maxLength={254} />
-      </div>
-      <div className="field">
-        <label htmlFor="signup-password">Password</label>
-        <input
-          id="signup-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={10}
-          maxLength={200}
-          aria-describedby="signup-password-hint"
-        />
-        <p id="signup-password-hint" className="hint">
-          At least 10 characters. A few unrelated words make a strong one.
-        </p>
-      </div>
+      <EmailField id="signup-email" />
+      <PasswordField
+        id="signup-password"
+        autoComplete="new-password"
+        minLength={10}
+        hint="At least 10 characters. A few unrelated words make a strong one."
+      />
       <FormError message={error?.message ?? null} details={error?.details} />
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}

@@ -21,11 +21,19 @@ export type LinkHome = {
   stop(): Promise<void>;
 };
 
-export async function linkHome(label: string): Promise<LinkHome> {
+/**
+ * `program`: how to start `openvibe-link` (this checkout's launcher under this Node unless given,
+ * e.g. the bin of an installed tarball) and the PATH it runs with.
+ */
+export async function linkHome(
+  label: string,
+  program: { command: string[]; path?: string } = { command: [process.execPath, BIN] },
+): Promise<LinkHome> {
   const dir = tempDir(label);
+  const [command, ...pre] = program.command as [string, ...string[]];
   // TMPDIR: the run's own temp folder (npm test), where the Link's job folders belong too.
   const env = {
-    PATH: process.env.PATH,
+    PATH: program.path ?? process.env.PATH,
     TMPDIR: process.env.TMPDIR,
     HOME: dir,
     OPENVIBE_LINK_HOME: path.join(dir, "link"),
@@ -36,7 +44,7 @@ export async function linkHome(label: string): Promise<LinkHome> {
     env,
     cli: (args) =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [BIN, ...args], { env });
+        const child = spawn(command, [...pre, ...args], { env });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (d) => (stdout += d));
@@ -44,7 +52,7 @@ export async function linkHome(label: string): Promise<LinkHome> {
         child.on("close", (status) => resolve({ status, stdout, stderr }));
       }),
     start: (args = []) => {
-      const child = spawn(process.execPath, [BIN, "run", ...args], { env });
+      const child = spawn(command, [...pre, "run", ...args], { env });
       children.push(child);
       let text = "";
       child.stdout!.on("data", (d) => (text += d));

@@ -125,15 +125,16 @@ export type StackLink = { home: LinkHome; linkId: string; run: { child: ChildPro
 
 /**
  * A real `openvibe-link` paired to `serverUrl` as `userId`'s machine, its runner on, running.
- * `pairingCode` is made by the caller (lib/links, in its own process).
+ * `pairingCode` is made by the caller (lib/links, in its own process); `program` as for linkHome.
  */
 export async function startLink(
   label: string,
   serverUrl: string,
   pairingCode: string,
   isPolling: (linkId: string) => Promise<boolean>,
+  program?: Parameters<typeof linkHome>[1],
 ): Promise<StackLink> {
-  const home = await linkHome(label);
+  const home = await linkHome(label, program);
   const paired = await home.cli(["pair", pairingCode, "--server", serverUrl, "--name", label]);
   if (paired.status !== 0) throw new Error(`pair failed: ${paired.stdout}${paired.stderr}`);
   const on = await home.cli(["skills", "on"]);

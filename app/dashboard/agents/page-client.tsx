@@ -1,8 +1,8 @@
 "use client";
 
-import { ConfirmRow } from "@/components/confirm-row";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import { LiveNotice } from "@/components/live-notice";
-import { SecretRow } from "@/components/secret-row";
+import { SecretShownOnce } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -125,27 +125,28 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
           </button>
         </form>
         {created ? (
-          <div className="secret-panel" role="status" aria-live="polite">
-            <p>
-              <strong>Copy the token of “{created.name}” now.</strong> This is the only time it is shown: we keep only a
-              fingerprint of it. Give it to your agent only; anyone holding it can ask to run your skills.
-            </p>
-            <SecretRow key={created.token} id="agent-token" label="New agent token" value={created.token} />
+          <SecretShownOnce
+            intro={
+              <>
+                <strong>Copy the token of “{created.name}” now.</strong> This is the only time it is shown: we keep only
+                a fingerprint of it. Give it to your agent only; anyone holding it can ask to run your skills.
+              </>
+            }
+            id="agent-token"
+            label="New agent token"
+            value={created.token}
+            onSaved={() => setCreated(null)}
+          >
             <details className={styles.connect}>
               <summary>Connect an MCP client as “{created.name}”</summary>
               <McpSnippets idPrefix="new-agent" appUrl={appUrl} token={created.token} />
             </details>
-            <p>
-              <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
-                I have saved it
-              </button>
-            </p>
-          </div>
+          </SecretShownOnce>
         ) : null}
       </section>
 
       <FormError message={error?.message ?? null} details={error?.details} />
-      <LiveNotice ref={noticeRef} notice={notice} className={styles.notice} />
+      <LiveNotice ref={noticeRef} notice={notice} />
 
       <section aria-labelledby="agent-list-title">
         <h2 id="agent-list-title">Your agents</h2>
@@ -228,14 +229,7 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
                         onCancel={() => setConfirming(null)}
                       />
                     ) : (
-                      <button
-                        type="button"
-                        className="button"
-                        onClick={() => setConfirming(a.id)}
-                        aria-label={`Revoke ${a.name}`}
-                      >
-                        Revoke
-                      </button>
+                      <AskButton action="Revoke" name={a.name} onClick={() => setConfirming(a.id)} />
                     )}
                   </div>
                 )}

@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { readApiError } from "@/components/api-error";
+import { LiveNotice } from "@/components/live-notice";
 import { FormError } from "@/components/form-error";
 import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
-import { CostFacts, money, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
+import { money, type StepCost } from "./consent";
+import { DecisionButtons, postDecision, StepSummary, when, type Decision } from "./step-card";
 
 export type StepView = {
   id: string;
@@ -37,11 +38,7 @@ export type ApprovalsData = {
   costs: Record<string, StepCost>;
 };
 
-type Decision = "once" | "always" | "deny";
-
 const LIVE_EVENTS = ["steps"] as const;
-const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 
 const STATUS_WORDS: Record<string, string> = {
   pending_approval: "waiting for you",
@@ -127,37 +124,25 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
   async function decide(step: StepView, decision: Decision) {
     setBusy(step.id);
     setError(null);
-    try {
-      const res = await fetch(`/api/v1/steps/${encodeURIComponent(step.id)}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ decision }),
-      });
-      if (!res.ok) {
-        const e = await readApiError(res);
-        setError({ message: e.message, details: e.details });
-        await refresh();
-        return;
-      }
-      const updated = (await res.json()) as StepView;
+    const answer = await postDecision(step.id, decision);
+    if (answer.ok) {
+      const updated = answer.step;
       setDecided((d) => ({ ...d, [step.id]: decision }));
       setPending((list) => list.filter((s) => s.id !== step.id));
       setRecent((list) => [updated, ...list.filter((s) => s.id !== step.id)]);
       setAnnounce(
         `${DECISION_WORDS[decision]}: ${step.target}. Now ${STATUS_WORDS[updated.status] ?? updated.status}.`,
       );
-    } catch {
-      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
-    } finally {
-      setBusy(null);
+    } else {
+      setError(answer.error);
+      if (answer.reached) await refresh();
     }
+    setBusy(null);
   }
 
   return (
     <>
-      <p role="status" aria-live="polite" className={announce ? styles.announce : "visually-hidden"}>
-        {announce}
-      </p>
+      <LiveNotice notice={announce} />
       {stale ? (
         <p className={styles.stale} role="status">
           We could not refresh this page just now; it will try again with the next change.
@@ -175,61 +160,14 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
           <ul className="card-list">
             {pending.map((s) => (
               <li key={s.id} className={styles.step} data-step-id={s.id}>
-                <h3 className={styles.stepTitle}>
-                  <span className="mono">{s.target}</span>
-                </h3>
-                <p className={styles.label}>{s.label}</p>
-                <dl className={styles.facts}>
-                  <dt>Agent</dt>
-                  <dd>{s.agent ?? "an agent that was removed"}</dd>
-                  <dt>Network</dt>
-                  <dd>
-                    <span className={s.net === "public" ? styles.netWarn : styles.net}>{s.net_words}</span>
-                  </dd>
-                  <dt>Asked</dt>
-                  <dd>{when(s.created_at)}</dd>
-                  <dt>Expires</dt>
-                  <dd>{when(s.expires_at)}</dd>
-                  <CostFacts cost={costs[s.id]} balanceMicros={balance} />
-                </dl>
-                <p className={styles.inputLabel}>Input (as the agent sent it)</p>
-                <pre className={styles.input}>{s.input_preview}</pre>
-                {costs[s.id]?.covered === false ? <Shortfall cost={costs[s.id]!} balanceMicros={balance} /> : null}
-                <div className={styles.buttons} role="group" aria-label={`Decide on ${s.target}`}>
-                  {costs[s.id]?.covered === false ? (
-                    <TopUpAndApprove stepId={s.id} />
-                  ) : (
-                    <>
-                      <button
-                        type="button"
-                        className="button button-primary"
-                        disabled={busy !== null}
-                        onClick={() => decide(s, "once")}
-                      >
-                        Approve once
-                      </button>
-                      <button
-                        type="button"
-                        className="button"
-                        disabled={busy !== null}
-                        onClick={() => decide(s, "always")}
-                      >
-                        Always allow
-                      </button>
-                    </>
-                  )}
-                  <button
-                    type="button"
-                    className="button button-danger"
-                    disabled={busy !== null}
-                    onClick={() => decide(s, "deny")}
-                  >
-                    Deny
-                  </button>
-                </div>
-                <p className="hint">
-                  “Always allow” covers exactly this version&apos;s tool; a new version asks again.
-                </p>
+                <StepSummary step={s} heading="h3" cost={{ cost: costs[s.id], balanceMicros: balance }} />
+                <DecisionButtons
+                  step={s}
+                  cost={costs[s.id]}
+                  balanceMicros={balance}
+                  busy={busy !== null}
+                  decide={(decision) => decide(s, decision)}
+                />
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { LiveNotice } from "@/components/live-notice";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import styles from "./balance.module.css";
@@ -94,9 +95,7 @@ export function TopUpForm({ minMicros, maxMicros }: { minMicros: string; maxMicr
         </p>
       </form>
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p role="status" aria-live="polite" className={done ? styles.done : "visually-hidden"}>
-        {done}
-      </p>
+      <LiveNotice notice={done} className={styles.done} />
     </>
   );
 }

@@ -4,6 +4,8 @@ import { LEDGER_FILTER_KEYS, USAGE_DAYS, balanceQuery, loadBalancePage } from "@
 import { MAX_TOP_UP_MICROS, MIN_TOP_UP_MICROS } from "@/lib/billing/payments";
 import { formatMicros } from "@/lib/billing/rates";
 import { LEDGER_KINDS } from "@/lib/billing/usage";
+import list from "@/components/data-table.module.css";
+import { DateRange, FilterButtons, FilterProblem, FilterSelect, SkillAgentSelects } from "@/components/list-filters";
 import styles from "./balance.module.css";
 import { TopUpForm } from "./page-client";
 import { ReturnToStep } from "./return-to-step";
@@ -16,7 +18,11 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const when = (d: Date) => `${timeFormat.format(d)} UTC`;
-const KIND_WORDS: Record<string, string> = { topup: "top-up", charge: "charge", refund: "refund" };
+const KIND_WORDS: Record<(typeof LEDGER_KINDS)[number], string> = {
+  topup: "top-up",
+  charge: "charge",
+  refund: "refund",
+};
 
 export default async function BalancePage({ searchParams }: Props) {
   const user = await requireUser("/dashboard/balance");
@@ -62,11 +68,11 @@ export default async function BalancePage({ searchParams }: Props) {
 
       <section aria-labelledby="usage-title" className={styles.section}>
         <h2 id="usage-title">Usage</h2>
-        <form method="get" action="/dashboard/balance" className={styles.filters}>
+        <form method="get" action="/dashboard/balance" className={list.filters}>
           {LEDGER_FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
           <div className="field">
             <label htmlFor="usage-days">Days</label>
-            <select id="usage-days" name="days" defaultValue={String(days)} className={styles.select}>
+            <select id="usage-days" name="days" defaultValue={String(days)} className={list.select}>
               {USAGE_DAYS.map((d) => (
                 <option key={d} value={d}>
                   last {d} days
@@ -96,79 +102,34 @@ export default async function BalancePage({ searchParams }: Props) {
 
       <section aria-labelledby="ledger-title" className={styles.section}>
         <h2 id="ledger-title">Ledger</h2>
-        <form method="get" action="/dashboard/balance" className={styles.filters} aria-label="Filter the ledger">
+        <form method="get" action="/dashboard/balance" className={list.filters} aria-label="Filter the ledger">
           {q.days ? <input type="hidden" name="days" value={q.days} /> : null}
-          <div className="field">
-            <label htmlFor="f-kind">Kind</label>
-            <select id="f-kind" name="kind" defaultValue={q.kind ?? ""} className={styles.select}>
-              <option value="">all</option>
-              {LEDGER_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {KIND_WORDS[k]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="f-from">From</label>
-            <input id="f-from" name="from" type="date" defaultValue={q.from ?? ""} className={styles.date} />
-          </div>
-          <div className="field">
-            <label htmlFor="f-to">To</label>
-            <input id="f-to" name="to" type="date" defaultValue={q.to ?? ""} className={styles.date} />
-          </div>
-          <div className="field">
-            <label htmlFor="f-skill">Skill</label>
-            <select id="f-skill" name="skill" defaultValue={q.skill ?? ""} className={styles.select}>
-              <option value="">all</option>
-              {facets.skills.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="f-agent">Agent</label>
-            <select id="f-agent" name="agent" defaultValue={q.agent ?? ""} className={styles.select}>
-              <option value="">all</option>
-              {facets.agents.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={styles.filterButtons}>
-            <button type="submit" className="button">
-              Filter
-            </button>
-            {activeFilters.length ? (
-              <Link href={clearHref} className="button button-quiet">
-                Clear
-              </Link>
-            ) : null}
-          </div>
+          <FilterSelect
+            id="f-kind"
+            name="kind"
+            label="Kind"
+            value={q.kind}
+            options={LEDGER_KINDS.map((k) => ({ value: k, label: KIND_WORDS[k] }))}
+          />
+          <DateRange from={q.from} to={q.to} />
+          <SkillAgentSelects facets={facets} skill={q.skill} agent={q.agent} />
+          <FilterButtons active={activeFilters.length > 0} clearHref={clearHref} />
         </form>
-        {filterProblem ? (
-          <p className={styles.problem} role="alert">
-            {filterProblem}
-          </p>
-        ) : null}
+        <FilterProblem problem={filterProblem} />
 
         {ledger.entries.length === 0 ? (
           <p className="empty">
             {activeFilters.length ? "No entries match these filters." : "No entries yet. Top up to start."}
           </p>
         ) : (
-          <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Ledger entries">
-            <table className={`${styles.table} ${styles.ledgerTable}`}>
+          <div className={list.tableWrap} tabIndex={0} role="region" aria-label="Ledger entries">
+            <table className={`${list.table} ${list.cards}`}>
               <thead>
                 <tr>
                   <th scope="col">When</th>
                   <th scope="col">Kind</th>
                   <th scope="col">What</th>
-                  <th scope="col" className={styles.num}>
+                  <th scope="col" className={list.num}>
                     Amount
                   </th>
                 </tr>
@@ -176,14 +137,14 @@ export default async function BalancePage({ searchParams }: Props) {
               <tbody>
                 {ledger.entries.map((e) => (
                   <tr key={e.id} data-kind={e.kind}>
-                    <td className={styles.when} data-label="When">
+                    <td className={list.when} data-label="When">
                       {when(e.createdAt)}
                     </td>
                     <td data-label="Kind">{KIND_WORDS[e.kind]}</td>
                     <td data-label="What" className={styles.what}>
                       {e.memo}
                       {e.skillSlug || e.agent ? (
-                        <span className={styles.sub}>
+                        <span className={list.sub}>
                           {e.skillSlug ? <span className="mono">{e.skillSlug}</span> : null}
                           {e.skillSlug && e.agent ? " · " : null}
                           {e.agent ? e.agent.name : null}
@@ -198,7 +159,7 @@ export default async function BalancePage({ searchParams }: Props) {
                     </td>
                     <td
                       data-label="Amount"
-                      className={`${styles.num} ${e.amountMicros < 0n ? styles.minus : styles.plus}`}
+                      className={`${list.num} ${e.amountMicros < 0n ? styles.minus : styles.plus}`}
                     >
                       {e.amountMicros > 0n ? "+" : ""}
                       {formatMicros(e.amountMicros)}
@@ -210,7 +171,7 @@ export default async function BalancePage({ searchParams }: Props) {
           </div>
         )}
         {nextHref || firstHref ? (
-          <p className={styles.pager}>
+          <p className={list.pager}>
             {firstHref ? <Link href={firstHref}>First page</Link> : null}
             {nextHref ? <Link href={nextHref}>Older entries</Link> : null}
           </p>

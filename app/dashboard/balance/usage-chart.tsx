@@ -2,6 +2,7 @@
 // title and a one-line summary, and everyone can open the same numbers as a table.
 import { formatMicros } from "@/lib/billing/rates";
 import type { Usage } from "@/lib/billing/usage";
+import list from "@/components/data-table.module.css";
 import styles from "./balance.module.css";
 
 const COLOURS = ["#0f766e", "#2563eb", "#c2410c", "#7c3aed", "#be185d", "#64748b"];
@@ -123,14 +124,14 @@ export function UsageChart({ id, title, usage, what }: Props) {
       {usage.cells.length ? (
         <details className={styles.tableDetails}>
           <summary>Show these numbers as a table</summary>
-          <div className={styles.tableWrap} tabIndex={0} role="region" aria-label={`${title}, table`}>
-            <table className={styles.table}>
+          <div className={list.tableWrap} tabIndex={0} role="region" aria-label={`${title}, table`}>
+            <table className={list.table}>
               <caption className="visually-hidden">{title}</caption>
               <thead>
                 <tr>
                   <th scope="col">Day (UTC)</th>
                   <th scope="col">{what === "skills" ? "Skill" : "Agent"}</th>
-                  <th scope="col" className={styles.num}>
+                  <th scope="col" className={list.num}>
                     Spent
                   </th>
                 </tr>
@@ -140,7 +141,7 @@ export function UsageChart({ id, title, usage, what }: Props) {
                   <tr key={`${c.day} ${c.key}`}>
                     <td>{c.day}</td>
                     <td>{c.label}</td>
-                    <td className={styles.num}>{formatMicros(c.spentMicros)}</td>
+                    <td className={list.num}>{formatMicros(c.spentMicros)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,6 +1,6 @@
 "use client";
 
-import { ConfirmRow } from "@/components/confirm-row";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import { LiveNotice } from "@/components/live-notice";
 import { SecretRow } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
@@ -172,7 +172,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
       </section>
 
       <FormError message={error?.message ?? null} details={error?.details} />
-      <LiveNotice ref={noticeRef} notice={notice} className={styles.notice} />
+      <LiveNotice ref={noticeRef} notice={notice} />
 
       <section className="panel" aria-labelledby="pool-title">
         <h2 id="pool-title">OpenVibe&apos;s pool</h2>
@@ -270,14 +270,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
                         Turn runner off
                       </button>
                     ) : null}
-                    <button
-                      type="button"
-                      className="button"
-                      onClick={() => setConfirming(l.id)}
-                      aria-label={`Revoke ${l.name}`}
-                    >
-                      Revoke
-                    </button>
+                    <AskButton action="Revoke" name={l.name} onClick={() => setConfirming(l.id)} />
                   </div>
                 )}
               </li>

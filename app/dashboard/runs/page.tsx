@@ -3,6 +3,8 @@ import { requireUser } from "@/lib/auth";
 import { formatMicros } from "@/lib/billing/rates";
 import { AppError } from "@/lib/errors";
 import { listRuns, runFacets, runFilterFromQuery, RUN_STATES, type RunFilter } from "@/lib/runs";
+import list from "@/components/data-table.module.css";
+import { DateRange, FilterButtons, FilterProblem, FilterSelect, SkillAgentSelects } from "@/components/list-filters";
 import styles from "./runs.module.css";
 
 export const metadata = { title: "Runs" };
@@ -68,64 +70,19 @@ export default async function RunsPage({ searchParams }: Props) {
         cost. Open one to see its input, output and error output.
       </p>
 
-      <form method="get" action="/dashboard/runs" className={styles.filters} aria-label="Filter the runs">
-        <div className="field">
-          <label htmlFor="f-skill">Skill</label>
-          <select id="f-skill" name="skill" defaultValue={kept.skill ?? ""} className={styles.select}>
-            <option value="">all</option>
-            {facets.skills.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-agent">Agent</label>
-          <select id="f-agent" name="agent" defaultValue={kept.agent ?? ""} className={styles.select}>
-            <option value="">all</option>
-            {facets.agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-status">Status</label>
-          <select id="f-status" name="status" defaultValue={kept.status ?? ""} className={styles.select}>
-            <option value="">all</option>
-            {RUN_STATES.map((s) => (
-              <option key={s} value={s}>
-                {STATE_WORDS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-from">From</label>
-          <input id="f-from" name="from" type="date" defaultValue={kept.from ?? ""} className={styles.date} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">To</label>
-          <input id="f-to" name="to" type="date" defaultValue={kept.to ?? ""} className={styles.date} />
-        </div>
-        <div className={styles.filterButtons}>
-          <button type="submit" className="button">
-            Filter
-          </button>
-          {activeFilters.length ? (
-            <Link href="/dashboard/runs" className="button button-quiet">
-              Clear
-            </Link>
-          ) : null}
-        </div>
+      <form method="get" action="/dashboard/runs" className={list.filters} aria-label="Filter the runs">
+        <SkillAgentSelects facets={facets} skill={kept.skill} agent={kept.agent} />
+        <FilterSelect
+          id="f-status"
+          name="status"
+          label="Status"
+          value={kept.status}
+          options={RUN_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] }))}
+        />
+        <DateRange from={kept.from} to={kept.to} />
+        <FilterButtons active={activeFilters.length > 0} clearHref="/dashboard/runs" />
       </form>
-      {filterProblem ? (
-        <p className={styles.problem} role="alert">
-          {filterProblem}
-        </p>
-      ) : null}
+      <FilterProblem problem={filterProblem} />
 
       {page.runs.length === 0 ? (
         <p className="empty">
@@ -134,8 +91,8 @@ export default async function RunsPage({ searchParams }: Props) {
             : "Nothing has run yet. When you approve an agent's call, its run appears here."}
         </p>
       ) : (
-        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Runs">
-          <table className={styles.table}>
+        <div className={list.tableWrap} tabIndex={0} role="region" aria-label="Runs">
+          <table className={`${list.table} ${list.cards}`}>
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -143,10 +100,10 @@ export default async function RunsPage({ searchParams }: Props) {
                 <th scope="col">Agent</th>
                 <th scope="col">Ran on</th>
                 <th scope="col">Status</th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={list.num}>
                   Wall time
                 </th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={list.num}>
                   Cost
                 </th>
               </tr>
@@ -154,14 +111,14 @@ export default async function RunsPage({ searchParams }: Props) {
             <tbody>
               {page.runs.map((r) => (
                 <tr key={r.id} data-run-id={r.id}>
-                  <td className={styles.when} data-label="When">
+                  <td className={list.when} data-label="When">
                     <Link href={`/dashboard/runs/${encodeURIComponent(r.id)}`}>{when(r.created_at)}</Link>
                   </td>
                   <td data-label="Skill" className={styles.skill}>
                     <span className="mono">
                       {r.skill}@{r.version}
                     </span>
-                    <span className={styles.sub}>
+                    <span className={list.sub}>
                       tool <span className="mono">{r.tool}</span>
                     </span>
                   </td>
@@ -174,10 +131,10 @@ export default async function RunsPage({ searchParams }: Props) {
                       {STATE_WORDS[r.state]}
                     </span>
                   </td>
-                  <td data-label="Wall time" className={styles.num}>
+                  <td data-label="Wall time" className={list.num}>
                     {duration(r.wall_ms)}
                   </td>
-                  <td data-label="Cost" className={styles.num}>
+                  <td data-label="Cost" className={list.num}>
                     {r.cost_micros === null ? "—" : formatMicros(r.cost_micros)}
                   </td>
                 </tr>
@@ -187,7 +144,7 @@ export default async function RunsPage({ searchParams }: Props) {
         </div>
       )}
       {nextHref || filter.cursor ? (
-        <nav className={styles.pager} aria-label="Pages of runs">
+        <nav className={list.pager} aria-label="Pages of runs">
           {filter.cursor ? <Link href={firstHref}>Newest runs</Link> : null}
           {nextHref ? <Link href={nextHref}>Older runs</Link> : null}
         </nav>

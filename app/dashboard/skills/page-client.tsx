@@ -1,6 +1,7 @@
 "use client";
 
-import { ConfirmRow } from "@/components/confirm-row";
+import { LiveNotice } from "@/components/live-notice";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import Link from "next/link";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -107,9 +108,7 @@ export function MySkillsClient({
 
   return (
     <>
-      <p className={notice ? styles.banner : styles.bannerEmpty} role="status" aria-live="polite">
-        {notice}
-      </p>
+      <LiveNotice notice={notice ?? ""} />
       <FormError message={error?.message ?? null} details={error?.details} />
 
       <section aria-labelledby="installed-title" className={styles.section}>
@@ -184,14 +183,7 @@ export function MySkillsClient({
                     >
                       {i.enabled ? "Disable" : "Enable"}
                     </button>
-                    <button
-                      type="button"
-                      className="button"
-                      onClick={() => setConfirming(i.id)}
-                      aria-label={`Uninstall ${i.slug}`}
-                    >
-                      Uninstall
-                    </button>
+                    <AskButton action="Uninstall" name={i.slug} onClick={() => setConfirming(i.id)} />
                   </div>
                 )}
               </li>

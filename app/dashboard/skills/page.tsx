@@ -86,7 +86,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
       </p>
       <h1>My skills</h1>
       {banner ? (
-        <p className={styles.banner} role="status">
+        <p className="notice" role="status">
           {banner}
         </p>
       ) : null}

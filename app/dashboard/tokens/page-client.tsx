@@ -1,7 +1,7 @@
 "use client";
 
-import { ConfirmRow } from "@/components/confirm-row";
-import { SecretRow } from "@/components/secret-row";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
+import { SecretShownOnce } from "@/components/secret-row";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
@@ -100,18 +100,18 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
         </form>
         <FormError message={error?.message ?? null} details={error?.details} />
         {created ? (
-          <div className="secret-panel" role="status" aria-live="polite">
-            <p>
-              <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep only
-              a fingerprint of it, so it cannot be shown again.
-            </p>
-            <SecretRow key={created.secret} id="token-secret" label="New token" value={created.secret} />
-            <p>
-              <button type="button" className="button button-quiet" onClick={() => setCreated(null)}>
-                I have saved it
-              </button>
-            </p>
-          </div>
+          <SecretShownOnce
+            intro={
+              <>
+                <strong>Copy your new token “{created.name}” now.</strong> This is the only time it is shown: we keep
+                only a fingerprint of it, so it cannot be shown again.
+              </>
+            }
+            id="token-secret"
+            label="New token"
+            value={created.secret}
+            onSaved={() => setCreated(null)}
+          />
         ) : null}
       </section>
 
@@ -143,14 +143,7 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
                   />
                 ) : (
                   <div className="token-actions">
-                    <button
-                      type="button"
-                      className="button"
-                      onClick={() => setConfirming(t.id)}
-                      aria-label={`Revoke ${t.name}`}
-                    >
-                      Revoke
-                    </button>
+                    <AskButton action="Revoke" name={t.name} onClick={() => setConfirming(t.id)} />
                   </div>
                 )}
               </li>

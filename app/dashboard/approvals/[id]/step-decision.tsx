@@ -2,17 +2,13 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
-import { CostFacts, Shortfall, TopUpAndApprove, type StepCost } from "../consent";
+import type { StepCost } from "../consent";
+import { DecisionButtons, postDecision, StepSummary, type Decision } from "../step-card";
 
 export type OneStep = StepView;
-type Decision = "once" | "always" | "deny";
-
-const timeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const when = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
 
 const OUTCOME: Record<string, string> = {
   queued: "Approved. Your agent gets the result as soon as a Link has run it.",
@@ -44,70 +40,22 @@ export function StepDecision({
   async function decide(decision: Decision) {
     setBusy(true);
     setError(null);
-    try {
-      const res = await fetch(`/api/v1/steps/${encodeURIComponent(step.id)}/decision`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ decision }),
-      });
-      if (!res.ok) {
-        const e = await readApiError(res);
-        setError({ message: e.message, details: e.details });
-        return;
-      }
-      setStep((await res.json()) as OneStep);
+    const answer = await postDecision(step.id, decision);
+    if (answer.ok) {
+      setStep(answer.step);
       statusRef.current?.focus();
-    } catch {
-      setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
-    } finally {
-      setBusy(false);
+    } else {
+      setError(answer.error);
     }
+    setBusy(false);
   }
 
   return (
     <article className={styles.step} data-step-id={step.id}>
-      <h2 className={styles.stepTitle}>
-        <span className="mono">{step.target}</span>
-      </h2>
-      <p className={styles.label}>{step.label}</p>
-      <dl className={styles.facts}>
-        <dt>Agent</dt>
-        <dd>{step.agent ?? "an agent that was removed"}</dd>
-        <dt>Network</dt>
-        <dd>
-          <span className={step.net === "public" ? styles.netWarn : styles.net}>{step.net_words}</span>
-        </dd>
-        <dt>Asked</dt>
-        <dd>{when(step.created_at)}</dd>
-        <dt>Expires</dt>
-        <dd>{when(step.expires_at)}</dd>
-        {pending ? <CostFacts cost={cost} balanceMicros={balanceMicros} /> : null}
-      </dl>
-      <p className={styles.inputLabel}>Input (as the agent sent it)</p>
-      <pre className={styles.input}>{step.input_preview}</pre>
+      <StepSummary step={step} heading="h2" cost={pending ? { cost, balanceMicros } : null} />
       <FormError message={error?.message ?? null} details={error?.details} />
       {pending ? (
-        <>
-          {cost && !cost.covered ? <Shortfall cost={cost} balanceMicros={balanceMicros} /> : null}
-          <div className={styles.buttons} role="group" aria-label={`Decide on ${step.target}`}>
-            {cost && !cost.covered ? (
-              <TopUpAndApprove stepId={step.id} />
-            ) : (
-              <>
-                <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("once")}>
-                  Approve once
-                </button>
-                <button type="button" className="button" disabled={busy} onClick={() => decide("always")}>
-                  Always allow
-                </button>
-              </>
-            )}
-            <button type="button" className="button button-danger" disabled={busy} onClick={() => decide("deny")}>
-              Deny
-            </button>
-          </div>
-          <p className="hint">“Always allow” covers exactly this version&apos;s tool; a new version asks again.</p>
-        </>
+        <DecisionButtons step={step} cost={cost} balanceMicros={balanceMicros} busy={busy} decide={decide} />
       ) : (
         <>
           <p ref={statusRef} tabIndex={-1} role="status" className={styles.message}>

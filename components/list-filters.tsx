@@ -1,0 +1,92 @@
+// The fields of a dashboard list's filter form (runs, the ledger): selects, a date range, Filter
+// and Clear, and the note that a bad filter was dropped. A plain GET form: works without script.
+import Link from "next/link";
+import list from "./data-table.module.css";
+
+type Option = { value: string; label: string };
+
+export function FilterSelect(props: {
+  id: string;
+  name: string;
+  label: string;
+  value?: string;
+  options: readonly Option[];
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} defaultValue={props.value ?? ""} className={list.select}>
+        <option value="">all</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The skill and agent selects, from the list's facets. */
+export function SkillAgentSelects(props: {
+  facets: { skills: readonly string[]; agents: readonly { id: string; name: string }[] };
+  skill?: string;
+  agent?: string;
+}) {
+  return (
+    <>
+      <FilterSelect
+        id="f-skill"
+        name="skill"
+        label="Skill"
+        value={props.skill}
+        options={props.facets.skills.map((s) => ({ value: s, label: s }))}
+      />
+      <FilterSelect
+        id="f-agent"
+        name="agent"
+        label="Agent"
+        value={props.agent}
+        options={props.facets.agents.map((a) => ({ value: a.id, label: a.name }))}
+      />
+    </>
+  );
+}
+
+export function DateRange({ from, to }: { from?: string; to?: string }) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="f-from">From</label>
+        <input id="f-from" name="from" type="date" defaultValue={from ?? ""} className={list.date} />
+      </div>
+      <div className="field">
+        <label htmlFor="f-to">To</label>
+        <input id="f-to" name="to" type="date" defaultValue={to ?? ""} className={list.date} />
+      </div>
+    </>
+  );
+}
+
+export function FilterButtons({ active, clearHref }: { active: boolean; clearHref: string }) {
+  return (
+    <div className={list.filterButtons}>
+      <button type="submit" className="button">
+        Filter
+      </button>
+      {active ? (
+        <Link href={clearHref} className="button button-quiet">
+          Clear
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+export function FilterProblem({ problem }: { problem: string | null }) {
+  return problem ? (
+    <p className={list.problem} role="alert">
+      {problem}
+    </p>
+  ) : null;
+}
