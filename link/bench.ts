@@ -95,10 +95,14 @@ try {
     await cold(sandbox, toolDir);
     await warm(sandbox, toolDir);
   }
+  // Interleaved, the order turned each round so that none of the three always follows another.
+  const kinds = [
+    async () => bare.push(await bareNode(sandbox.runtime.node)),
+    async () => coldRuns.push(await cold(sandbox, toolDir)),
+    async () => warmRuns.push(await warm(sandbox, toolDir)),
+  ];
   for (let i = 0; i < RUNS; i++) {
-    bare.push(await bareNode(sandbox.runtime.node));
-    coldRuns.push(await cold(sandbox, toolDir));
-    warmRuns.push(await warm(sandbox, toolDir));
+    for (let k = 0; k < kinds.length; k++) await kinds[(i + k) % kinds.length]!();
   }
 } finally {
   await sandbox.close();
