@@ -53,11 +53,7 @@ const REVOKED_WORDS = "This skill version was retired or failed its scan: this L
 
 /** Why this Link will not run the job, or null. Pure: the checks a unit test walks. */
 export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: string; message: string } | null {
-  if (
-    job.class !== JOB_CLASS ||
-    job.artifact.name !== RUNNER_ARTIFACT.name ||
-    job.artifact.version !== RUNNER_ARTIFACT.version
-  ) {
+  if (job.class !== JOB_CLASS || job.artifact.name !== RUNNER_ARTIFACT.name || job.artifact.version !== RUNNER_ARTIFACT.version) {
     return {
       code: "run.job.unsupported",
       message: `This Link runs class ${JOB_CLASS} jobs of ${RUNNER_ARTIFACT.name}@${RUNNER_ARTIFACT.version}, not ${job.class} of ${job.artifact.name}@${job.artifact.version}.`,
@@ -78,10 +74,7 @@ async function refuse(ctx: JobContext, envelope: { id: string }, code: string, m
     return;
   }
   const now = new Date();
-  ctx.outbox.keep(
-    jobId,
-    signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now }),
-  );
+  ctx.outbox.keep(jobId, signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now }));
   await ctx.outbox.deliver(jobId, until);
 }
 
@@ -105,19 +98,8 @@ async function untilReachable<T>(request: () => Promise<T>, signal: AbortSignal)
   }
 }
 
-/**
- * What a poll answer brought beside the job when this Link asked for one round trip: the job is
- * already started, and the bytes of its inputs (each still checked against its pinned sha256).
- */
-export type Handover = { started: boolean; inputs: ReadonlyArray<{ media_id: string; base64: string }> };
-
 /** Runs one job the poll handed this Link; resolves once its result is delivered (or kept on disk). */
-export async function runClaimedJob(
-  ctx: JobContext,
-  envelope: { id: string },
-  until: AbortSignal,
-  handover: Handover = { started: false, inputs: [] },
-): Promise<void> {
+export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, until: AbortSignal): Promise<void> {
   const id = envelope.id;
   const parsed = jobSchema.safeParse(envelope);
   if (!parsed.success) {
@@ -136,35 +118,19 @@ export async function runClaimedJob(
   let result: LinkRunResult;
   try {
     try {
-      if (!handover.started) {
-        await untilReachable(
-          () =>
-            ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
-          controller.signal,
-        );
-      }
+      await untilReachable(
+        () => ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
+        controller.signal,
+      );
     } catch (err) {
-      if (err instanceof ServerError && err.jobGone)
-        controller.abort(
-          new Withdrawal({
-            code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled",
-            message: err.message,
-          }),
-        );
+      if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
       throw err;
     }
     // Only a version the public log holds, with the listing it logged, runs here.
     const notLogged = await ctx.logCheck.check(job.skill);
     if (notLogged) throw new LinkError(notLogged.code, notLogged.message);
-    const inline = new Map(handover.inputs.map((input) => [input.media_id, input.base64]));
-    const fetchMedia = async (mediaId: string): Promise<Uint8Array> => {
-      const carried = inline.get(mediaId);
-      if (carried !== undefined) return Buffer.from(carried, "base64");
-      return untilReachable(
-        () => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal),
-        controller.signal,
-      );
-    };
+    const fetchMedia = (mediaId: string) =>
+      untilReachable(() => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal), controller.signal);
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
     if (!callInput) throw new LinkError("run.job.inputs_invalid", "The job carries no job.json.");
@@ -179,13 +145,9 @@ export async function runClaimedJob(
       throw new LinkError("run.job.inputs_invalid", "job.json is not JSON.");
     }
     const call = callSchema.safeParse(callJson);
-    if (!call.success)
-      throw new LinkError("run.job.inputs_invalid", "job.json is not a call ({ tool, entry, input }).");
-    if (call.data.tool !== job.skill.tool)
-      throw new LinkError("run.job.inputs_invalid", "job.json names another tool than the job.");
-    ctx.out.line(
-      `▸ ${id}: ${job.skill.slug}@${job.skill.version} ${call.data.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`,
-    );
+    if (!call.success) throw new LinkError("run.job.inputs_invalid", "job.json is not a call ({ tool, entry, input }).");
+    if (call.data.tool !== job.skill.tool) throw new LinkError("run.job.inputs_invalid", "job.json names another tool than the job.");
+    ctx.out.line(`▸ ${id}: ${job.skill.slug}@${job.skill.version} ${call.data.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`);
     result = await runSkillJob(
       ctx.sandbox,
       {
@@ -195,8 +157,7 @@ export async function runClaimedJob(
         net: job.net,
         limits: job.limits,
         signal: controller.signal,
-        lastCheck: () =>
-          ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null,
+        lastCheck: () => (ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null),
       },
       fetchMedia,
     );
@@ -216,16 +177,11 @@ export async function runClaimedJob(
   if (notice || result.status === "cancelled") {
     // The server withdrew it: it ran no further, and there is nothing to report.
     const code = notice?.code ?? "run.job.cancelled";
-    ctx.out.error(
-      `✗ ${id}: ${code === "run.job.revoked" ? "refused" : "cancelled"} (${code}). ${notice?.message ?? ""}`.trimEnd(),
-    );
+    ctx.out.error(`✗ ${id}: ${code === "run.job.revoked" ? "refused" : "cancelled"} (${code}). ${notice?.message ?? ""}`.trimEnd());
     ctx.release(id);
     return;
   }
-  ctx.outbox.keep(
-    id,
-    signedResult(ctx.identity, job satisfies AttestedJob, result, { startedAt, finishedAt: new Date() }),
-  );
+  ctx.outbox.keep(id, signedResult(ctx.identity, job satisfies AttestedJob, result, { startedAt, finishedAt: new Date() }));
   ctx.out.line(`  ${result.status}${result.code ? ` (${result.code})` : ""} in ${result.wall_ms} ms`);
   try {
     await ctx.outbox.deliver(id, until);

@@ -51,9 +51,7 @@ export class LinkRunner {
   ) {
     this.outbox = new ResultOutbox(home, client, out);
     this.logCheck = logCheck ?? LogCheck.forHome(readState(home).server, home);
-    signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), {
-      once: true,
-    });
+    signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), { once: true });
   }
 
   private report(state: LinkState): LinkReport {
@@ -69,9 +67,7 @@ export class LinkRunner {
       const before = readState(this.home);
       if (before.runner === "on" && before.runner_epoch === sentEpoch) {
         updateState(this.home, (s) => (s.runner_epoch === sentEpoch ? { ...s, runner: "off" } : s));
-        this.out.line(
-          "! The skill runner was turned off from the dashboard. Turn it on again here: openvibe-link skills on",
-        );
+        this.out.line("! The skill runner was turned off from the dashboard. Turn it on again here: openvibe-link skills on");
       }
     }
   }
@@ -86,15 +82,11 @@ export class LinkRunner {
     try {
       const state = readState(this.home);
       const running = [...new Set([...this.held.keys(), ...this.outbox.pending()])].slice(0, 32);
-      const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
-        ...this.report(state),
-        running,
-      });
+      const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", { ...this.report(state), running });
       this.obey(answer, state.runner_epoch);
     } catch (err) {
       if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
-        for (const controller of this.held.values())
-          controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
+        for (const controller of this.held.values()) controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
       }
       // Otherwise the next beat tries again; a lease outlives several missed beats.
     }
@@ -133,13 +125,7 @@ export class LinkRunner {
     };
     watchFile(file, { interval: 200 }, onChange);
     try {
-      return await this.client.json(
-        pollResponseSchema,
-        "POST",
-        "/api/link/v1/poll",
-        { ...this.report(state), wait_ms: POLL_WAIT_MS, inline: true },
-        cut.signal,
-      );
+      return await this.client.json(pollResponseSchema, "POST", "/api/link/v1/poll", { ...this.report(state), wait_ms: POLL_WAIT_MS }, cut.signal);
     } catch (err) {
       if (cut.signal.aborted) return null;
       throw err;
@@ -169,27 +155,17 @@ export class LinkRunner {
           if (!answer.job) continue;
           if (this.signal.aborted || readState(this.home).runner === "off") {
             // Claimed as the switch went off (or as the Link stops): handed back, never run.
-            await this.client
-              .json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${answer.job.id}/release`)
-              .catch(() => undefined);
+            await this.client.json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${answer.job.id}/release`).catch(() => undefined);
             continue;
           }
-          await runClaimedJob(this.context(), answer.job, this.deliveryDeadline.signal, {
-            started: answer.started === true,
-            inputs: answer.inputs ?? [],
-          });
+          await runClaimedJob(this.context(), answer.job, this.deliveryDeadline.signal);
         } catch (err) {
           if (this.signal.aborted) break;
           if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
             this.out.error(`✗ ${err.code}: ${err.message}`);
             return 1;
           }
-          const what =
-            err instanceof Unreachable
-              ? err.message
-              : err instanceof ServerError
-                ? `${err.status} ${err.code}: ${err.message}`
-                : String(err);
+          const what = err instanceof Unreachable ? err.message : err instanceof ServerError ? `${err.status} ${err.code}: ${err.message}` : String(err);
           this.out.error(`! ${what}; retrying in ${Math.round(backoff / 1000)} s.`);
           await sleep(backoff, this.signal);
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);

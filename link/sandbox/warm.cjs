@@ -48,5 +48,7 @@
     throw new Error("openvibe warm sandbox: bad entry");
   }
   process.argv.splice(1, process.argv.length - 1, `/job/${entry}`);
+  // What `ps` shows (and /proc/<pid>/cmdline): the tool this sandbox now runs, as for a cold one.
+  process.title = `${process.execPath} /job/${entry}`;
   Module.runMain();
 })();
