@@ -2,10 +2,9 @@
 // with its pinned inputs' bytes in the answer when they total at most 256 KiB. A Link that does not
 // ask (an older one) gets the job placed, starts it and fetches each input as before.
 import { createHash } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
-import { linkFor, ok, pendingStep, report, type TestLink } from "../helpers/runs";
+import { closeRunPath, linkFor, ok, pendingStep, report, textToolsPerson, type TestLink } from "../helpers/runs";
 
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
@@ -31,25 +30,11 @@ async function queuedJob(): Promise<string> {
 beforeAll(async () => {
   env = await setupIntegration("handover");
   runs = await import("../../lib/runs");
-  const { createUser, getDefaultProject } = await import("../../lib/auth/users");
-  const { publishSkill, scanVersion } = await import("../../lib/registry");
-  const { loadBundle } = await import("../../lib/contracts");
-  const { installSkill } = await import("../../lib/installs");
-  const { recordTopUp } = await import("../../lib/billing/ledger");
-  person = await createUser({ email: "handover@example.test", name: "Handover", password: null });
-  projectId = (await getDefaultProject(person.id))!.id;
-  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../scripts/demo/skills/text-tools"));
-  if (!bundle.ok) throw new Error("bundle");
-  versionId = (await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" })).versionId;
-  await scanVersion(versionId);
-  await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
-  await recordTopUp({ userId: person.id, amountMicros: 10_000_000n, paymentId: "handover", memo: "test" });
+  ({ person, projectId, versionId } = await textToolsPerson("handover@example.test"));
 }, 120_000);
 
 afterAll(async () => {
-  await runs.dispatchQueue().close();
-  await (await import("../../lib/registry")).scanQueue().close();
-  await (await import("../../lib/events")).closeEvents();
+  await closeRunPath();
   await env?.teardown();
 });
 
