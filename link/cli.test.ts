@@ -16,7 +16,10 @@ beforeAll(() => {
   dir = tempDir("exec");
   inputFile = path.join(tempDir("exec-input"), "input.json");
   writeFileSync(inputFile, JSON.stringify({ name: "world" }));
-  writeFileSync(path.join(dir, "hello.js"), `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name})))`);
+  writeFileSync(
+    path.join(dir, "hello.js"),
+    `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify({hello:JSON.parse(s).name})))`,
+  );
 });
 
 function exec(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -30,9 +33,30 @@ describe("openvibe-link exec", () => {
     expect(code).toBe(0);
     expect(stdout.trim().split("\n")).toHaveLength(1);
     const result = JSON.parse(stdout);
-    expect(Object.keys(result).sort()).toEqual(["egress", "exit", "max_rss_bytes", "output", "status", "stderr", "wall_ms"]);
+    expect(Object.keys(result).sort()).toEqual([
+      "egress",
+      "exit",
+      "max_rss_bytes",
+      "output",
+      "status",
+      "stderr",
+      "wall_ms",
+    ]);
     // net deny (the default): no proxy, so an empty egress record.
     expect(result).toMatchObject({ status: "ok", output: { hello: "world" }, exit: null, stderr: "", egress: [] });
+  });
+
+  it("runs the same tool in a sandbox booted before it with --warm, with the same result", () => {
+    const { code, stdout, stderr } = exec(["--warm", "--entry", "hello.js", "--input", inputFile, dir]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      status: "ok",
+      output: { hello: "world" },
+      exit: null,
+      stderr: "",
+      egress: [],
+    });
   });
 
   it("holds escape attempts: no file outside the folder, no env, no process, no socket under deny", () => {
@@ -72,10 +96,19 @@ describe("openvibe-link exec", () => {
     } finally {
       rmSync(link);
     }
-    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--wall-ms", "30001", dir]).stderr).error.code).toBe("run.limits.exceeded");
-    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--mem-bytes", "268435457", dir]).stderr).error.code).toBe("run.limits.exceeded");
-    expect(JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--net", "everything", dir]).stderr).error.code).toBe("run.net.invalid");
-    expect(JSON.parse(exec(["--entry", "../x.js", "--input", inputFile, dir]).stderr).error.code).toBe("link.exec.entry_invalid");
+    expect(
+      JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--wall-ms", "30001", dir]).stderr).error.code,
+    ).toBe("run.limits.exceeded");
+    expect(
+      JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--mem-bytes", "268435457", dir]).stderr).error
+        .code,
+    ).toBe("run.limits.exceeded");
+    expect(
+      JSON.parse(exec(["--entry", "hello.js", "--input", inputFile, "--net", "everything", dir]).stderr).error.code,
+    ).toBe("run.net.invalid");
+    expect(JSON.parse(exec(["--entry", "../x.js", "--input", inputFile, dir]).stderr).error.code).toBe(
+      "link.exec.entry_invalid",
+    );
   });
 
   it("honours --wall-ms and --mem-bytes", () => {
@@ -106,7 +139,19 @@ describe("openvibe-link exec", () => {
       })();`,
     );
     try {
-      const args = ["--entry", "net.js", "--input", inputFile, "--net", "openvibe-only", "--allow-host", "api.openvibe.test", "--map-host", `api.openvibe.test=127.0.0.1:${port}`, dir];
+      const args = [
+        "--entry",
+        "net.js",
+        "--input",
+        inputFile,
+        "--net",
+        "openvibe-only",
+        "--allow-host",
+        "api.openvibe.test",
+        "--map-host",
+        `api.openvibe.test=127.0.0.1:${port}`,
+        dir,
+      ];
       // spawnSync would block this process's event loop, and with it the test server.
       const child = spawn("node", [bin, "exec", ...args], { cwd: root });
       let stdout = "";
@@ -131,7 +176,15 @@ describe("openvibe-link exec", () => {
 
   it("says how to pair when run before pairing", () => {
     const home = tempDir("link-home");
-    const result = spawnSync("node", [bin, "status"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, OPENVIBE_LINK_HOME: home } as unknown as NodeJS.ProcessEnv });
+    const result = spawnSync("node", [bin, "status"], {
+      cwd: root,
+      encoding: "utf8",
+      env: {
+        PATH: process.env.PATH,
+        TMPDIR: process.env.TMPDIR,
+        OPENVIBE_LINK_HOME: home,
+      } as unknown as NodeJS.ProcessEnv,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("link.not_paired");
   });
@@ -139,7 +192,23 @@ describe("openvibe-link exec", () => {
   it("takes the sandbox down with it when the Link process dies", async () => {
     const entry = `forever-${process.pid}-${Date.now()}.js`;
     writeFileSync(path.join(dir, entry), "setInterval(() => {}, 1000);");
-    const runner = spawn(process.execPath, ["--import", "tsx", path.join(root, "link", "cli.ts"), "exec", "--entry", entry, "--input", inputFile, "--wall-ms", "30000", dir], { cwd: root, stdio: "ignore" });
+    const runner = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(root, "link", "cli.ts"),
+        "exec",
+        "--entry",
+        entry,
+        "--input",
+        inputFile,
+        "--wall-ms",
+        "30000",
+        dir,
+      ],
+      { cwd: root, stdio: "ignore" },
+    );
     const sandboxed = () =>
       readdirSync("/proc")
         .filter((p) => /^\d+$/.test(p))

@@ -13,7 +13,8 @@ import { doctor } from "./doctor";
 import { versionText } from "./version";
 
 const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|openvibe-only|public] [--wall-ms N] [--mem-bytes N]
-                         [--allow-host NAME]... [--map-host NAME=ADDRESS:PORT]... DIR`;
+                         [--allow-host NAME]... [--map-host NAME=ADDRESS:PORT]... [--warm] DIR
+                         (--warm: run it as \`run\` does, in a sandbox booted first; wall_ms then counts from the job)`;
 const USAGE = `usage:
   openvibe-link pair CODE [--server URL] [--name NAME]   pair this machine (code from the dashboard's Links page)
   openvibe-link skills on|off                           turn the skill runner on or off (off until you turn it on)
@@ -31,7 +32,11 @@ function parseHostMap(values: string[]): Record<string, string> {
   const hosts: Record<string, string> = {};
   for (const value of values) {
     const match = /^([^=]+)=(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]):(\d{1,5})$/i.exec(value);
-    if (!match || !HOST_NAME.test(match[1]!.toLowerCase())) throw new LinkError("link.exec.map_host_invalid", `--map-host takes NAME=ADDRESS:PORT; got ${JSON.stringify(value)}.`);
+    if (!match || !HOST_NAME.test(match[1]!.toLowerCase()))
+      throw new LinkError(
+        "link.exec.map_host_invalid",
+        `--map-host takes NAME=ADDRESS:PORT; got ${JSON.stringify(value)}.`,
+      );
     hosts[match[1]!.toLowerCase()] = `${match[2]!.replace(/^\[|\]$/g, "")}:${match[3]}`;
   }
   return hosts;
@@ -39,7 +44,8 @@ function parseHostMap(values: string[]): Record<string, string> {
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new LinkError("run.limits.invalid", `--${name} must be a whole number; got ${JSON.stringify(value)}.`);
+  if (!/^\d+$/.test(value))
+    throw new LinkError("run.limits.invalid", `--${name} must be a whole number; got ${JSON.stringify(value)}.`);
   return Number(value);
 }
 
@@ -55,11 +61,15 @@ function resolveEntry(dir: string, entry: string): string {
 function readInput(file: string): Buffer {
   let bytes: Buffer;
   try {
-    if (statSync(file).size > INPUT_MAX_BYTES) throw new LinkError("link.exec.input_too_large", `The input is over ${INPUT_MAX_BYTES} bytes.`);
+    if (statSync(file).size > INPUT_MAX_BYTES)
+      throw new LinkError("link.exec.input_too_large", `The input is over ${INPUT_MAX_BYTES} bytes.`);
     bytes = readFileSync(file);
   } catch (err) {
     if (err instanceof LinkError) throw err;
-    throw new LinkError("link.exec.input_unreadable", `Cannot read the input ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new LinkError(
+      "link.exec.input_unreadable",
+      `Cannot read the input ${file}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   try {
     JSON.parse(bytes.toString("utf8"));
@@ -81,23 +91,39 @@ async function exec(argv: string[]): Promise<number> {
       "mem-bytes": { type: "string" },
       "allow-host": { type: "string", multiple: true },
       "map-host": { type: "string", multiple: true },
+      warm: { type: "boolean", default: false },
     },
   });
-  if (positionals.length !== 1 || !values.entry || !values.input) throw new LinkError("link.exec.usage", `usage: ${EXEC_USAGE}`);
+  if (positionals.length !== 1 || !values.entry || !values.input)
+    throw new LinkError("link.exec.usage", `usage: ${EXEC_USAGE}`);
   const dir = path.resolve(positionals[0]!);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new LinkError("link.exec.dir_invalid", `${dir} is not a folder.`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new LinkError("link.exec.dir_invalid", `${dir} is not a folder.`);
   const net = parseNetPolicy(values.net);
-  const limits = parseLimits({ wall_ms: integer("wall-ms", values["wall-ms"]), mem_bytes: integer("mem-bytes", values["mem-bytes"]) });
+  const limits = parseLimits({
+    wall_ms: integer("wall-ms", values["wall-ms"]),
+    mem_bytes: integer("mem-bytes", values["mem-bytes"]),
+  });
   const entry = resolveEntry(dir, values.entry);
   const input = readInput(path.resolve(values.input));
   const allowedHosts = values["allow-host"]?.map((host) => {
-    if (!HOST_NAME.test(host.toLowerCase())) throw new LinkError("link.exec.allow_host_invalid", `--allow-host takes a host name or *.domain; got ${JSON.stringify(host)}.`);
+    if (!HOST_NAME.test(host.toLowerCase()))
+      throw new LinkError(
+        "link.exec.allow_host_invalid",
+        `--allow-host takes a host name or *.domain; got ${JSON.stringify(host)}.`,
+      );
     return host.toLowerCase();
   });
   const hosts = parseHostMap(values["map-host"] ?? []);
 
-  const sandbox = await Sandbox.create({ allowedHosts, hosts });
-  const folder = sandbox.newJobFolder();
+  const warm = values.warm === true;
+  const sandbox = await Sandbox.create({ allowedHosts, hosts, warm });
+  if (warm && !(await sandbox.warmUp({ net, limits }))) {
+    process.stderr.write(
+      `openvibe-link: no warm sandbox booted (${sandbox.warm?.lastError?.message ?? "unknown"}); running cold.\n`,
+    );
+  }
+  const folder = warm ? sandbox.newJobFolder({ net, limits }) : sandbox.newJobFolder();
   try {
     copyLocalFolder(dir, folder.files);
     const result = await sandbox.run({ folder, entry, input, net, limits });
@@ -109,7 +135,10 @@ async function exec(argv: string[]): Promise<number> {
   }
 }
 
-const out = { line: (t: string) => process.stdout.write(`${t}\n`), error: (t: string) => process.stderr.write(`${t}\n`) };
+const out = {
+  line: (t: string) => process.stdout.write(`${t}\n`),
+  error: (t: string) => process.stderr.write(`${t}\n`),
+};
 
 async function pairCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -128,7 +157,11 @@ async function skillsCommand(argv: string[]): Promise<number> {
 }
 
 async function runCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { pool: { type: "boolean" } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { pool: { type: "boolean" } },
+  });
   if (positionals.length) throw new LinkError("link.usage", USAGE);
   const stop = new AbortController();
   const onSignal = () => {
@@ -170,8 +203,15 @@ export async function main(argv: string[]): Promise<number> {
     return await run(rest);
   } catch (err) {
     const nodeCode = err instanceof Error && "code" in err ? err.code : undefined;
-    const code = err instanceof LinkError ? err.code : nodeCode === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? "link.usage" : "link.internal";
-    process.stderr.write(`${JSON.stringify({ error: { code, message: err instanceof Error ? err.message : String(err) } })}\n`);
+    const code =
+      err instanceof LinkError
+        ? err.code
+        : nodeCode === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+          ? "link.usage"
+          : "link.internal";
+    process.stderr.write(
+      `${JSON.stringify({ error: { code, message: err instanceof Error ? err.message : String(err) } })}\n`,
+    );
     return 2;
   }
 }

@@ -18,18 +18,33 @@ export type SkillJob = {
 };
 
 export function cancelledResult(started: number): LinkRunResult {
-  return { status: "cancelled", output: null, stderr: "", exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null };
+  return {
+    status: "cancelled",
+    output: null,
+    stderr: "",
+    exit: null,
+    wall_ms: Math.round(performance.now() - started),
+    max_rss_bytes: null,
+  };
 }
 
 export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: FetchMedia): Promise<LinkRunResult> {
   const started = performance.now();
-  const folder = sandbox.newJobFolder();
+  const folder = sandbox.newJobFolder({ net: job.net, limits: job.limits });
   try {
     try {
       await layPinnedInputs(folder.files, job.inputs, fetchMedia);
     } catch (err) {
       if (err instanceof LinkError && err.code === "run.job.input_digest_mismatch") {
-        return { status: "integrity", output: null, stderr: err.message, exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null, code: err.code };
+        return {
+          status: "integrity",
+          output: null,
+          stderr: err.message,
+          exit: null,
+          wall_ms: Math.round(performance.now() - started),
+          max_rss_bytes: null,
+          code: err.code,
+        };
       }
       throw err;
     }
@@ -37,14 +52,25 @@ export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: F
     try {
       entry = parseEntry(job.entry);
     } catch (err) {
-      return refused(started, err instanceof LinkError ? err.code : "link.exec.entry_invalid", err instanceof Error ? err.message : String(err));
+      return refused(
+        started,
+        err instanceof LinkError ? err.code : "link.exec.entry_invalid",
+        err instanceof Error ? err.message : String(err),
+      );
     }
     if (job.signal?.aborted) return cancelledResult(started);
     const refusal = job.lastCheck?.();
     if (refusal) return refused(started, refusal.code, refusal.message);
-    return await sandbox.run({ folder, entry, input: Buffer.from(JSON.stringify(job.input ?? null)), net: job.net, limits: job.limits, signal: job.signal });
+    return await sandbox.run({
+      folder,
+      entry,
+      input: Buffer.from(JSON.stringify(job.input ?? null)),
+      net: job.net,
+      limits: job.limits,
+      signal: job.signal,
+    });
   } finally {
-    await sandbox.idle();
+    // The sandbox's own cleanup (its cgroup, its proxy) goes on after the result; `idle()` waits for it.
     sandbox.removeJobFolder(folder);
   }
 }

@@ -63,7 +63,7 @@ describe("the openvibe-link package", () => {
     const files = filesUnder(link.installed);
     expect(files.filter((file) => /\.(ts|tsx|mts)$/.test(file))).toEqual([]);
     expect(files).toEqual(
-      expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs"]),
+      expect.arrayContaining(["bin/openvibe-link.mjs", "dist/openvibe-link.mjs", "dist/preload.cjs", "dist/warm.cjs"]),
     );
     expect(readFileSync(path.join(link.installed, "dist", "openvibe-link.mjs"), "utf8")).not.toMatch(
       /(from|import\()\s*["'](tsx|typescript|\.\.\/)/,
@@ -101,6 +101,10 @@ describe("the openvibe-link package", () => {
     const { code, stdout } = linkCli(["exec", "--entry", "hello.js", "--input", input, tool]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
+    // The warm sandbox's bootstrap ships beside the preload.
+    const warm = link(["exec", "--warm", "--entry", "hello.js", "--input", input, tool]);
+    expect(warm.stderr).toBe("");
+    expect(JSON.parse(warm.stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
   });
 });
 

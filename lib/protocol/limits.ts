@@ -31,6 +31,8 @@ export const STDERR_MAX_CHARS = STDERR_MAX_BYTES + 128;
 export const INPUT_MAX_BYTES = 1024 * 1024;
 
 export const MAX_JOB_INPUTS = 32;
+/** A poll answer carries a job's inputs inline when they total at most this (Links that ask for it). */
+export const INLINE_INPUTS_MAX_BYTES = 256 * 1024;
 /** A pinned input is a Media object; Media objects are at most this big. */
 export const MAX_INPUT_OBJECT_BYTES = 8 * 1024 * 1024;
 /** A skill job that has not finished this long after submission expires. */

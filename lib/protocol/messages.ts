@@ -4,7 +4,16 @@
 import { z } from "zod";
 import { signedStatementSchema } from "./attestation";
 import type { EgressRecord } from "./egress";
-import { LIMITS, MAX_INPUT_OBJECT_BYTES, MAX_JOB_INPUTS, MAX_JOBS_PER_HEARTBEAT, MAX_POLL_WAIT_MS, STDERR_MAX_CHARS, STDOUT_MAX_BYTES } from "./limits";
+import {
+  INLINE_INPUTS_MAX_BYTES,
+  LIMITS,
+  MAX_INPUT_OBJECT_BYTES,
+  MAX_JOB_INPUTS,
+  MAX_JOBS_PER_HEARTBEAT,
+  MAX_POLL_WAIT_MS,
+  STDERR_MAX_CHARS,
+  STDOUT_MAX_BYTES,
+} from "./limits";
 import { netPolicySchema } from "./net";
 import {
   ERROR_CODE_PATTERN,
@@ -106,6 +115,11 @@ export type LinkReport = z.infer<typeof linkReportSchema>;
 
 export const pollRequestSchema = linkReportSchema.extend({
   wait_ms: z.number().int().min(0).max(MAX_POLL_WAIT_MS),
+  /**
+   * One round trip from claim to run: the job comes back already started, with its inputs inline
+   * when they total at most INLINE_INPUTS_MAX_BYTES. Older Links leave it out (start, fetch each input).
+   */
+  inline: z.boolean().optional(),
 });
 export type PollRequest = z.infer<typeof pollRequestSchema>;
 
@@ -132,7 +146,11 @@ export const resultRequestSchema = z
     if (result.output === undefined) {
       ctx.addIssue({ code: "custom", path: ["output"], message: "An ok result carries its output." });
     } else if (Buffer.byteLength(JSON.stringify(result.output)) > STDOUT_MAX_BYTES) {
-      ctx.addIssue({ code: "custom", path: ["output"], message: "An output is at most 64 KiB; a larger one is status `limit`." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["output"],
+        message: "An output is at most 64 KiB; a larger one is status `limit`.",
+      });
     }
   });
 export type ResultRequest = z.input<typeof resultRequestSchema>;
@@ -180,7 +198,19 @@ const directives = {
   revoked: z.array(integritySchema).max(256),
 };
 
-export const pollResponseSchema = z.strictObject({ ...directives, job: jobEnvelopeSchema.nullable() });
+/** A pinned input's bytes in a poll answer; the Link checks them against the job's sha256 as it would fetched ones. */
+export const inlineInputSchema = z.strictObject({
+  media_id: z.string().regex(re(MEDIA_ID_PATTERN)),
+  base64: z.string().max(Math.ceil(INLINE_INPUTS_MAX_BYTES / 3) * 4),
+});
+
+export const pollResponseSchema = z.strictObject({
+  ...directives,
+  job: jobEnvelopeSchema.nullable(),
+  /** Only to a poll with `inline`: the job is already running (no separate start), and its inputs when small. */
+  started: z.literal(true).optional(),
+  inputs: z.array(inlineInputSchema).max(MAX_JOB_INPUTS).optional(),
+});
 export type PollResponse = z.infer<typeof pollResponseSchema>;
 
 export const heartbeatResponseSchema = z.strictObject({

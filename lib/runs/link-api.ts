@@ -12,6 +12,7 @@ import { reportLinkState } from "../links/service";
 import { getMedia } from "../media";
 import {
   heartbeatResponseSchema,
+  INLINE_INPUTS_MAX_BYTES,
   jobSchema,
   pinnedInputsSchema,
   pollResponseSchema,
@@ -104,8 +105,15 @@ export async function pollForJob(
   let job: ClaimedJob | null = null;
   const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
   if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
+  let handover: Awaited<ReturnType<typeof startedHandover>> | null = null;
   while (state.runner === "on" && !signal?.aborted) {
     job = await claimJob(link);
+    if (job && request.inline && !signal?.aborted) {
+      handover = await startedHandover(link, job);
+      // Withdrawn as it would have started (its version or install changed): on to the next.
+      if (!handover) job = null;
+      if (!job) continue;
+    }
     if (job || signal?.aborted) break;
     const left = deadline - Date.now();
     if (left <= 0) break;
@@ -119,8 +127,9 @@ export async function pollForJob(
   }
   if (signal?.aborted) {
     // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will
-    // hear of it, so it goes back to the queue now rather than when its start lease runs out.
-    if (job) await release(link.linkId, job.id);
+    // hear of it, so it goes back to the queue now rather than when its start lease runs out (one
+    // already started waits for its running lease, as a silent Link's would).
+    if (job && !handover) await release(link.linkId, job.id);
     return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
   }
   return pollResponseSchema.parse({
@@ -128,7 +137,32 @@ export async function pollForJob(
     runner: state.runner,
     cancel: [],
     revoked: await revokedFor(link.linkId),
+    ...(job && handover ? { started: true, ...(handover.inputs ? { inputs: handover.inputs } : {}) } : {}),
   });
+}
+
+/**
+ * A claimed job started for a Link that asked for it in one round trip (the checks and the move of
+ * `startJob`), with its inputs' bytes when they total at most INLINE_INPUTS_MAX_BYTES; null when it
+ * was withdrawn instead.
+ */
+async function startedHandover(link: LinkPrincipal, job: ClaimedJob) {
+  try {
+    await startJob(link, job.id);
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+  const pinned = pinnedInputsSchema.parse(job.inputs);
+  if (pinned.reduce((total, input) => total + input.size_bytes, 0) > INLINE_INPUTS_MAX_BYTES)
+    return { inputs: undefined };
+  const inputs = await Promise.all(
+    pinned.map(async (input) => ({
+      media_id: input.media_id,
+      base64: Buffer.from((await getMedia(input.media_id)).bytes).toString("base64"),
+    })),
+  );
+  return { inputs };
 }
 
 /** Every few seconds, and every second while the Link holds a job: state, leases, withdrawals. */

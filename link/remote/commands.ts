@@ -9,7 +9,11 @@ import { LinkRunner } from "./runner";
 
 export type Out = { line(text: string): void; error(text: string): void };
 
-export async function pair(args: { code: string; server: string; name?: string }, out: Out, env = process.env): Promise<number> {
+export async function pair(
+  args: { code: string; server: string; name?: string },
+  out: Out,
+  env = process.env,
+): Promise<number> {
   const home = linkHome(env);
   const keys = generateLinkKeyPair();
   const name = (args.name ?? hostname()).slice(0, 64);
@@ -18,9 +22,19 @@ export async function pair(args: { code: string; server: string; name?: string }
   const client = linkClient(args.server, keys.publicKey, keys.privateKeyPem);
   try {
     const paired = await client.json(pairResponseSchema, "POST", "/api/link/v1/pair", { code: args.code, name });
-    const state: LinkState = { server: args.server, link_id: paired.link_id, public_key: keys.publicKey, name: paired.name, runner: "off", runner_epoch: 0, pool: false };
+    const state: LinkState = {
+      server: args.server,
+      link_id: paired.link_id,
+      public_key: keys.publicKey,
+      name: paired.name,
+      runner: "off",
+      runner_epoch: 0,
+      pool: false,
+    };
     saveIdentity(home, keys.privateKeyPem, state);
-    out.line(`✓ Paired as "${paired.name}" (${paired.link_id}). The skill runner is off: turn it on with \`openvibe-link skills on\`.`);
+    out.line(
+      `✓ Paired as "${paired.name}" (${paired.link_id}). The skill runner is off: turn it on with \`openvibe-link skills on\`.`,
+    );
     return 0;
   } catch (err) {
     return report(err, out);
@@ -34,16 +48,23 @@ export async function skills(args: { on: boolean }, out: Out, env = process.env)
   const next = updateState(home, (s) => ({ ...s, runner: args.on ? "on" : "off", runner_epoch: s.runner_epoch + 1 }));
   out.line(`✓ Skill runner openvibe-skill-runner@1.0.0 is ${next.runner} on this machine.`);
   try {
-    const answer = await linkClient(next.server, next.link_id ?? "", privateKeyPem).json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
-      runner: next.runner,
-      runner_epoch: next.runner_epoch,
-      pool: next.pool,
-      running: [],
-    });
+    const answer = await linkClient(next.server, next.link_id ?? "", privateKeyPem).json(
+      heartbeatResponseSchema,
+      "POST",
+      "/api/link/v1/heartbeat",
+      {
+        runner: next.runner,
+        runner_epoch: next.runner_epoch,
+        pool: next.pool,
+        running: [],
+      },
+    );
     out.line(`  The server ${answer.runner === next.runner ? "sees it now" : `treats it as ${answer.runner}`}.`);
   } catch (err) {
     if (err instanceof Unreachable || (err instanceof ServerError && err.retryable))
-      out.line("  The server is not reachable; `openvibe-link run` tells it when it connects (and takes no job while the runner is off).");
+      out.line(
+        "  The server is not reachable; `openvibe-link run` tells it when it connects (and takes no job while the runner is off).",
+      );
     else return report(err, out);
   }
   return 0;
@@ -54,14 +75,22 @@ export async function status(out: Out, env = process.env): Promise<number> {
   out.line(`Link "${state.name}" (${state.link_id}) at ${state.server}`);
   out.line(`  skill runner: ${state.runner}, pool offer: ${state.pool ? "yes" : "no"}`);
   try {
-    const answer = await linkClient(state.server, state.link_id, privateKeyPem).json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
-      runner: state.runner,
-      runner_epoch: state.runner_epoch,
-      pool: state.pool,
-      running: [],
-    });
+    const answer = await linkClient(state.server, state.link_id, privateKeyPem).json(
+      heartbeatResponseSchema,
+      "POST",
+      "/api/link/v1/heartbeat",
+      {
+        runner: state.runner,
+        runner_epoch: state.runner_epoch,
+        pool: state.pool,
+        running: [],
+      },
+    );
     out.line("  server: reachable, this Link is accepted");
-    if (state.pool) out.line(`  OpenVibe pool: ${answer.pool_approved ? "approved by an operator" : "offered, not approved (serves only you)"}`);
+    if (state.pool)
+      out.line(
+        `  OpenVibe pool: ${answer.pool_approved ? "approved by an operator" : "offered, not approved (serves only you)"}`,
+      );
     return 0;
   } catch (err) {
     return report(err, out);
@@ -77,7 +106,10 @@ const HOST_MAPPING = /^([a-z0-9.-]{1,253})=(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]{
  */
 export function parseHostMappings(text: string | undefined): Record<string, string> {
   const hosts: Record<string, string> = {};
-  for (const item of (text ?? "").split(",").map((t) => t.trim()).filter(Boolean)) {
+  for (const item of (text ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean)) {
     const match = HOST_MAPPING.exec(item);
     if (!match || Number(match[3]) > 65_535) {
       throw new LinkError("link.config.hosts_invalid", `OPENVIBE_LINK_HOSTS: "${item}" is not name=address:port.`);
@@ -87,9 +119,12 @@ export function parseHostMappings(text: string | undefined): Record<string, stri
   return hosts;
 }
 
-/** The Sandbox this Link runs its jobs in, with the owner's host mappings (OPENVIBE_LINK_HOSTS). */
+/**
+ * The Sandbox this Link runs its jobs in, with the owner's host mappings (OPENVIBE_LINK_HOSTS),
+ * keeping a sandbox booted ahead of the next job.
+ */
 async function sandboxFor(env: NodeJS.ProcessEnv): Promise<Sandbox> {
-  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS) });
+  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS), warm: true });
 }
 
 /** The poll loop. Resolves when stopped by `signal` (finishing or handing back the current job). */
@@ -98,11 +133,17 @@ export async function run(args: { pool: boolean }, out: Out, signal: AbortSignal
   const identity = loadIdentity(home);
   const state = updateState(home, (s) => ({ ...s, pool: args.pool }));
   const client = linkClient(state.server, identity.state.link_id, identity.privateKeyPem);
-  if (state.runner === "off") out.line("! The skill runner is off: this Link takes no jobs until `openvibe-link skills on`.");
+  if (state.runner === "off")
+    out.line("! The skill runner is off: this Link takes no jobs until `openvibe-link skills on`.");
   const sandbox = await sandboxFor(env);
-  out.line(`▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`);
+  out.line(
+    `▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`,
+  );
   try {
-    return await new LinkRunner(home, client, sandbox, out, signal, { linkId: identity.state.link_id, privateKeyPem: identity.privateKeyPem }).run();
+    return await new LinkRunner(home, client, sandbox, out, signal, {
+      linkId: identity.state.link_id,
+      privateKeyPem: identity.privateKeyPem,
+    }).run();
   } finally {
     await sandbox.close();
   }

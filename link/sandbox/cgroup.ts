@@ -141,7 +141,8 @@ export function detectCgroups(): CgroupSupport {
     const memoryParent = path.join(memory.mountPoint, memPath);
     const pidsParent = path.join(pids.mountPoint, pidsPath);
     const memFiles: Record<string, string> = { "memory.limit_in_bytes": "67108864" };
-    if (existsSync(path.join(memoryParent, "memory.memsw.limit_in_bytes"))) memFiles["memory.memsw.limit_in_bytes"] = "67108864";
+    if (existsSync(path.join(memoryParent, "memory.memsw.limit_in_bytes")))
+      memFiles["memory.memsw.limit_in_bytes"] = "67108864";
     if (canMakeChild(memoryParent, memFiles) && canMakeChild(pidsParent, { "pids.max": "64" })) {
       return { enforcement: "cgroup-v1", memoryParent, pidsParent };
     }
@@ -243,6 +244,13 @@ export class JobCgroup {
     const mem = this.dirs[0]!;
     const file = this.support.enforcement === "cgroup-v2" ? "memory.peak" : "memory.max_usage_in_bytes";
     const value = Number(safeRead(path.join(mem, file)).trim());
+    return Number.isFinite(value) && value > 0 ? value : null;
+  }
+
+  /** Memory charged to the job now, in bytes. */
+  currentBytes(): number | null {
+    const file = this.support.enforcement === "cgroup-v2" ? "memory.current" : "memory.usage_in_bytes";
+    const value = Number(safeRead(path.join(this.dirs[0]!, file)).trim());
     return Number.isFinite(value) && value > 0 ? value : null;
   }
 

@@ -22,8 +22,21 @@ export function wasmFileName(index: number): string {
 }
 
 export function bootScript(net: NetPolicy, wasm: readonly AllowedWasm[] = []): string {
-  const config = { net, proxySocket: SANDBOX_PROXY_SOCKET, proxyPort: SANDBOX_PROXY_PORT, wasm: net === "deny" ? [] : wasm };
+  const config = {
+    net,
+    proxySocket: SANDBOX_PROXY_SOCKET,
+    proxyPort: SANDBOX_PROXY_PORT,
+    wasm: net === "deny" ? [] : wasm,
+  };
   return preloadSource().replace(CONFIG_LINE, () => `const CONFIG = ${JSON.stringify(config)}; // openvibe:config`);
+}
+
+let warmSource: string | undefined;
+
+/** The main script of a warm sandbox (warm.cjs), the same for every job. */
+export function warmScript(): string {
+  warmSource ??= readFileSync(new URL("./warm.cjs", import.meta.url), "utf8");
+  return warmSource;
 }
 
 /** The in-sandbox path of allowed module `index`. */

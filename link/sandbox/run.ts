@@ -2,30 +2,41 @@
 // sh → bwrap → node, one process image replacing the next (exec, no extra process), so the Link
 // spawns bwrap directly. The `sh` is a standby started ahead of the job and already in a
 // fresh job cgroup: joining a cgroup waits for an RCU grace period (about 10 ms here), so it is
-// done before the job arrives and the sandbox is born inside its limits.
+// done before the job arrives and the sandbox is born inside its limits. With `warm`, a job usually
+// skips all of that: it runs in a sandbox booted for it beforehand (./warm.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { BOOT_FILE, bwrapArgs, EMPTY_ENV, nodeFlags, prepareSystemTree, resolveRuntime, SANDBOX_NODE, type Runtime } from "./bwrap";
+import {
+  BOOT_FILE,
+  bwrapArgs,
+  EMPTY_ENV,
+  nodeFlags,
+  prepareSystemTree,
+  resolveRuntime,
+  SANDBOX_NODE,
+  type Runtime,
+} from "./bwrap";
 import { detectCgroups, JobCgroup, removeJobCgroups, type CgroupSupport } from "./cgroup";
+import { collect, refused, SandboxPid, type Started } from "./collect";
 import { fetchWasmFiles, type WasmFile } from "./fetch-wasm";
 import { defaultBase, removeEmptyScopes, SandboxFolder, scopeOf } from "./folders";
-import { JsonEndDetector } from "./json-end";
 import {
   DEFAULT_ALLOWED_HOSTS,
   LIMIT_CAPS,
   LIMIT_DEFAULTS,
-  STDERR_MAX_BYTES,
-  STDOUT_MAX_BYTES,
   type JobResult,
-  type JobStatus,
   type Limits,
   type NetPolicy,
 } from "./policy";
-import { bootScript, sandboxWasmPath, wasmFileName, type AllowedWasm } from "./preload";
+import { bootScript, sandboxWasmPath, warmScript, wasmFileName, type AllowedWasm } from "./preload";
 import { startProxy, type EgressProxy } from "./proxy";
+import { alive, CONTROL_FD, readiness, WARM_FILE, WarmPool, type WarmSandbox } from "./warm";
+
+export { refused };
 
 export type SandboxOptions = {
   /** The Node that runs tools (≥ 22); resolved automatically when absent. */
@@ -46,23 +57,29 @@ export type SandboxOptions = {
   workRoot?: string;
   /** Force a memory enforcement (tests); detected by default. */
   cgroups?: CgroupSupport;
+  /**
+   * Keep a sandbox booted ahead of the next job, per `net` policy (`openvibe-link run`, `exec
+   * --warm`). A job takes one through `newJobFolder({ net, limits })`; without one it runs cold.
+   */
+  warm?: boolean;
 };
 
 /** A fresh job folder: `root` is private to the runner, `files` is what the tool sees as /job. */
 export type JobFolder = { id: string; root: string; files: string };
 
 /** `signal` withdraws the job: the sandbox is killed at once and the run ends `cancelled`. */
-export type SandboxJob = { folder: JobFolder; entry: string; input: Uint8Array; net: NetPolicy; limits: Limits; signal?: AbortSignal };
+export type SandboxJob = {
+  folder: JobFolder;
+  entry: string;
+  input: Uint8Array;
+  net: NetPolicy;
+  limits: Limits;
+  signal?: AbortSignal;
+};
 
 /** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
 const SANDBOX_UID = 65534;
 const SANDBOX_GID = 65534;
-/**
- * After one complete JSON value on stdout the job is over: the tool is ended at once rather than
- * waited for (Node's own teardown costs about 5 ms, and a tool may leave a timer or socket open).
- * Its `exit` is then null. A tool that closes stdout without a complete value gets this long to exit.
- */
-const EXIT_GRACE_MS = 100;
 const INFO_FD = 3;
 /** A job running this long no longer starts up, so the next standby may be made beside it. */
 const NEXT_STANDBY_AFTER_MS = 250;
@@ -106,6 +123,8 @@ export class Sandbox {
   readonly cgroups: CgroupSupport;
   /** How many sandboxes this Link has started, for status and for proving a refused job never ran. */
   sandboxesStarted = 0;
+  /** How many of those jobs ran in a sandbox booted ahead of them. */
+  warmJobsRun = 0;
   private readonly folder: SandboxFolder;
   private readonly base: string;
   private readonly systemTreeDir: string;
@@ -115,6 +134,8 @@ export class Sandbox {
   private standby: Standby | undefined;
   private standbyError: Error | undefined;
   private closed = false;
+  /** Sandboxes booted ahead of their job (`options.warm`). */
+  readonly warm: WarmPool | undefined;
 
   private constructor(
     private readonly options: SandboxOptions,
@@ -128,11 +149,17 @@ export class Sandbox {
     this.base = base;
     this.folder = folder;
     this.systemTreeDir = path.join(this.folder.dir, "sys");
+    if (options.warm)
+      this.warm = new WarmPool(
+        (net, memBytes) => this.bootWarm(net, memBytes),
+        (f) => this.removeFolder(f),
+      );
   }
 
   /**
    * Resolves the runtime and the Link's cgroups, claims this Sandbox's folder, clears what dead
-   * Sandboxes left behind (their folders and job cgroups, once their locks are ours), readies a standby.
+   * Sandboxes left behind (their folders and job cgroups, once their locks are ours), readies a
+   * standby (and, with `warm`, boots a `deny` sandbox at the default cap).
    */
   static async create(options: SandboxOptions = {}): Promise<Sandbox> {
     const runtime = resolveRuntime({ node: options.node });
@@ -150,6 +177,8 @@ export class Sandbox {
       removeEmptyScopes(base, scope);
       sandbox.runtime.systemTree = prepareSystemTree(sandbox.runtime, sandbox.systemTreeDir);
       sandbox.prepareStandby();
+      sandbox.warm?.want("deny", LIMIT_DEFAULTS.mem_bytes);
+      sandbox.warm?.arm();
     } catch (err) {
       for (const abandoned of claimed.abandoned) abandoned.keep();
       await sandbox.close();
@@ -167,8 +196,17 @@ export class Sandbox {
     return process.getuid?.() === 0;
   }
 
-  /** Makes an empty job folder; the sandbox's uid may enter `root`, nobody else but the Link. */
-  newJobFolder(): JobFolder {
+  /**
+   * Makes an empty job folder; the sandbox's uid may enter `root`, nobody else but the Link. Given
+   * the job's policy and limits (with `warm`), it is the folder of a sandbox already booted for
+   * exactly them when one is ready (its /job: what is written here before `run` is what the tool sees).
+   */
+  newJobFolder(job?: { net: NetPolicy; limits: Limits }): JobFolder {
+    if (job && this.warm && !this.closed) {
+      this.warm.want(job.net, job.limits.mem_bytes);
+      const folder = this.warm.take(job.net, job.limits.mem_bytes);
+      if (folder) return folder;
+    }
     const id = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
     const root = path.join(this.folder.dir, `job-${id}`);
     const files = path.join(root, "files");
@@ -180,6 +218,12 @@ export class Sandbox {
   }
 
   removeJobFolder(folder: JobFolder): void {
+    if (this.warm) this.track(this.warm.release(folder));
+    this.removeFolder(folder);
+    this.armWarm();
+  }
+
+  private removeFolder(folder: JobFolder): void {
     rmSync(folder.root, { recursive: true, force: true });
   }
 
@@ -189,7 +233,21 @@ export class Sandbox {
     await this.standby?.joined.catch(() => undefined);
   }
 
-  /** Stops the standby and waits for cleanups; the Sandbox runs no more jobs. */
+  /** Boots the warm sandboxes wanted (`deny` at the default cap, else those of the last jobs) and waits until they are ready. */
+  async warmUp(job?: { net: NetPolicy; limits: Limits }): Promise<boolean> {
+    if (!this.warm) return false;
+    if (job) this.warm.want(job.net, job.limits.mem_bytes);
+    this.warm.arm();
+    // Booting sandboxes keep no reference on the event loop; this wait does.
+    const hold = setInterval(() => {}, 60_000);
+    try {
+      return await this.warm.ready();
+    } finally {
+      clearInterval(hold);
+    }
+  }
+
+  /** Stops the standby and the warm sandboxes and waits for cleanups; the Sandbox runs no more jobs. */
   async close(): Promise<void> {
     this.closed = true;
     const standby = this.standby;
@@ -200,28 +258,22 @@ export class Sandbox {
       await Promise.allSettled([standby.joined, new Promise((resolve) => standby.child.once("close", resolve))]);
       await standby.cgroup?.remove().catch(() => undefined);
     }
+    await this.warm?.close();
     await this.idle();
     this.runtime.systemTree = undefined;
     this.folder.release();
   }
 
-  private prepareStandby(): void {
-    if (this.closed || this.standby) return;
-    let cgroup: JobCgroup | null = null;
-    try {
-      // Made with the default cap, which most jobs keep, so a job usually needs no cgroup write.
-      cgroup = JobCgroup.create(this.cgroups, this.folder.id, `s${randomBytes(6).toString("hex")}`, LIMIT_DEFAULTS.mem_bytes);
-    } catch (err) {
-      this.standbyError = err as Error;
-      return;
-    }
-    this.standbyError = undefined;
+  /** A standby shell in a fresh job cgroup made with the cap `memBytes` (`control`: with warm.cjs's descriptor). */
+  private makeStandby(memBytes: number, control = false): Standby {
+    const cgroup = JobCgroup.create(this.cgroups, this.folder.id, `s${randomBytes(6).toString("hex")}`, memBytes);
     // With a cgroup the line starts the same for every job: bwrap, then Node and its fixed flags
     // (without one, prlimit's per-job limits come first).
     const fixed = cgroup ? this.fixedCommandStart() : [];
+    const stdio = ["pipe", "pipe", "pipe", "pipe", "pipe", ...(control ? ["pipe"] : [])] as Array<"pipe">;
     const child = spawn("/bin/sh", ["-c", STANDBY_SCRIPT, "sh", ...fixed], {
       env: EMPTY_ENV,
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
+      stdio,
       ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
     });
     child.on("error", () => {});
@@ -229,7 +281,18 @@ export class Sandbox {
     setRef(child, false);
     const joined = cgroup && child.pid ? cgroup.addAsync(child.pid) : Promise.resolve();
     joined.catch(() => {});
-    this.standby = { child, cgroup, joined, fixed };
+    return { child, cgroup, joined, fixed };
+  }
+
+  private prepareStandby(): void {
+    if (this.closed || this.standby) return;
+    try {
+      // Made with the default cap, which most jobs keep, so a job usually needs no cgroup write.
+      this.standby = this.makeStandby(LIMIT_DEFAULTS.mem_bytes);
+      this.standbyError = undefined;
+    } catch (err) {
+      this.standbyError = err as Error;
+    }
   }
 
   /** The ready standby (made now when none is waiting); `run` starts the next one. */
@@ -248,44 +311,144 @@ export class Sandbox {
     return standby;
   }
 
+  /** Lays the preload (and the fetch modules it allows) in a job folder; starts the proxy a network policy needs. */
+  private async prepareFolder(folder: JobFolder, net: NetPolicy): Promise<EgressProxy | undefined> {
+    const wasm = net === "deny" ? [] : await this.layFetchWasm(folder);
+    writeFileSync(path.join(folder.files, BOOT_FILE), bootScript(net, wasm), { flag: "wx", mode: 0o644 });
+    if (net === "deny") return undefined;
+    return startProxy(path.join(folder.root, "proxy.sock"), {
+      net,
+      allowedHosts: net === "public" ? ["*"] : (this.options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS),
+      hosts: this.options.hosts,
+      resolve: this.options.resolve,
+    });
+  }
+
+  /** A sandbox for the next job of this policy and cap: started now, waiting in warm.cjs. */
+  private async bootWarm(net: NetPolicy, memBytes: number): Promise<WarmSandbox> {
+    const folder = this.newJobFolder();
+    let proxy: EgressProxy | undefined;
+    let standby: Standby | undefined;
+    const destroy = async () => {
+      if (standby) {
+        setRef(standby.child, true);
+        standby.child.kill("SIGKILL");
+        if (started?.pid.value) killQuietly(started.pid.value);
+        standby.cgroup?.killAll();
+        if (standby.child.exitCode === null && standby.child.signalCode === null)
+          await new Promise((resolve) => standby!.child.once("close", resolve));
+      }
+      await Promise.allSettled([proxy?.close(), standby?.cgroup?.remove()]);
+    };
+    let started: Started | undefined;
+    try {
+      if (this.closed) throw new Error("the sandbox is closed");
+      proxy = await this.prepareFolder(folder, net);
+      writeFileSync(path.join(folder.files, WARM_FILE), warmScript(), { flag: "wx", mode: 0o644 });
+      standby = this.makeStandby(memBytes, true);
+      await standby.joined;
+      started = this.launch(standby, { folder, entry: WARM_FILE, net, memBytes, args: [folder.id] }, proxy?.socketPath);
+      setRef(standby.child, false);
+      const control = (standby.child.stdio as unknown as Socket[])[CONTROL_FD]!;
+      control.on("error", () => {});
+      const warm: WarmSandbox = {
+        net,
+        memBytes,
+        folder,
+        sandbox: started,
+        control,
+        proxy,
+        destroy,
+        isReady: false,
+        ready: Promise.resolve(false),
+      };
+      warm.ready = readiness(warm, (ready) => (warm.isReady = ready));
+      return warm;
+    } catch (err) {
+      await destroy();
+      this.removeFolder(folder);
+      throw err;
+    }
+  }
+
+  private armWarm(): void {
+    if (this.warm && !this.closed) setImmediate(() => this.warm?.arm());
+  }
+
   async run(job: SandboxJob): Promise<JobResult> {
     const started = performance.now();
+    const warm = this.warm?.claim(job.folder);
+    if (warm) {
+      if (alive(warm) && warm.net === job.net && warm.memBytes === job.limits.mem_bytes && !this.closed)
+        return this.runWarm(job, warm, started);
+      // Not the sandbox this job needs (or it died): the job runs cold in a fresh preload.
+      await warm.destroy();
+      rmSync(path.join(job.folder.files, path.dirname(BOOT_FILE)), { recursive: true, force: true });
+      mkdirSync(path.join(job.folder.files, path.dirname(BOOT_FILE)), { mode: 0o755 });
+    }
     let proxy: EgressProxy | undefined;
     let standby: Standby | undefined;
     const cleanup = async () => {
       await Promise.allSettled([proxy?.close(), standby?.cgroup?.remove()]);
     };
+    let sandbox: Started;
     try {
       if (this.closed) throw new Error("the sandbox is closed");
-      const wasm = job.net === "deny" ? [] : await this.layFetchWasm(job.folder);
-      writeFileSync(path.join(job.folder.files, BOOT_FILE), bootScript(job.net, wasm), { flag: "wx", mode: 0o644 });
-      if (job.net !== "deny") {
-        const socketPath = path.join(job.folder.root, "proxy.sock");
-        proxy = await startProxy(socketPath, {
-          net: job.net,
-          allowedHosts: job.net === "public" ? ["*"] : (this.options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS),
-          hosts: this.options.hosts,
-          resolve: this.options.resolve,
-        });
-      }
+      proxy = await this.prepareFolder(job.folder, job.net);
       standby = await this.takeStandby();
       standby.cgroup?.limitMemory(job.limits.mem_bytes);
+      sandbox = this.launch(
+        standby,
+        { folder: job.folder, entry: job.entry, net: job.net, memBytes: job.limits.mem_bytes },
+        proxy?.socketPath,
+        job.input,
+      );
+      this.sandboxesStarted += 1;
     } catch (err) {
       standby?.child.kill("SIGKILL");
       await cleanup();
-      return refused(started, "link.sandbox.refused", `This Link cannot enforce the job's policy: ${(err as Error).message}`);
+      return refused(
+        started,
+        "link.sandbox.refused",
+        `This Link cannot enforce the job's policy: ${(err as Error).message}`,
+      );
     }
     // The next standby is made once this job is over, or once it has run NEXT_STANDBY_AFTER_MS (so a
     // job arriving meanwhile finds one): spawning it (a fork of the Link) and making its cgroup
     // would otherwise compete with the starting sandbox for the CPU (measured: p50 ratio ~1.55 → ~1.46).
     const next = setTimeout(() => this.prepareStandby(), NEXT_STANDBY_AFTER_MS);
     next.unref();
-    const ran = await this.execute(job, standby, proxy?.socketPath, started);
-    // What the tool tried on the network, as it stands now the tool is gone (`net: deny`: nothing).
-    const result: JobResult = { ...ran, egress: proxy ? proxy.record() : [] };
+    const { result: ran, gone } = collect(sandbox, job, started);
+    const result = await withEgress(ran, gone, proxy);
     clearTimeout(next);
     this.prepareStandby();
-    this.track(cleanup());
+    this.track(gone.then(cleanup));
+    this.armWarm();
+    return result;
+  }
+
+  /** The job in the sandbox booted for it: its cap set now, its wall clock from now, its entry loaded. */
+  private async runWarm(job: SandboxJob, warm: WarmSandbox, started: number): Promise<JobResult> {
+    const { child, cgroup } = warm.sandbox;
+    try {
+      cgroup?.limitMemory(job.limits.mem_bytes);
+    } catch (err) {
+      await warm.destroy();
+      return refused(
+        started,
+        "link.sandbox.refused",
+        `This Link cannot enforce the job's policy: ${(err as Error).message}`,
+      );
+    }
+    this.sandboxesStarted += 1;
+    this.warmJobsRun += 1;
+    setRef(child, true);
+    warm.control.end(JSON.stringify({ entry: job.entry }));
+    child.stdin!.end(job.input);
+    const { result: ran, gone } = collect(warm.sandbox, job, started);
+    const result = await withEgress(ran, gone, warm.proxy);
+    this.track(gone.then(warm.destroy));
+    this.armWarm();
     return result;
   }
 
@@ -323,19 +486,24 @@ export class Sandbox {
     return [this.runtime.bwrap, "--args", String(ARGS_FD), "--", SANDBOX_NODE, ...flags.slice(0, perJob)];
   }
 
-  private commandLine(job: SandboxJob, cgroup: JobCgroup | null, proxySocket: string | undefined): { line: string[]; bwrapOptions: string[] } {
-    const args = bwrapArgs(this.runtime, {
-      jobDir: job.folder.files,
-      entry: job.entry,
-      net: job.net,
-      memBytes: job.limits.mem_bytes,
+  private commandLine(
+    cmd: LaunchCommand,
+    cgroup: JobCgroup | null,
+    proxySocket: string | undefined,
+  ): { line: string[]; bwrapOptions: string[] } {
+    const command = {
+      jobDir: cmd.folder.files,
+      entry: cmd.entry,
+      net: cmd.net,
+      memBytes: cmd.memBytes,
       proxySocket,
       infoFd: INFO_FD,
-    });
+    };
+    const args = bwrapArgs(this.runtime, command, [SANDBOX_NODE, ...nodeFlags(command), ...(cmd.args ?? [])]);
     // Without a cgroup the per-job rlimits come from prlimit, one more exec in the chain.
     const prefix: string[] = [];
     if (!cgroup) {
-      const data = NODE_DATA_BASELINE + job.limits.mem_bytes;
+      const data = NODE_DATA_BASELINE + cmd.memBytes;
       prefix.push(this.runtime.prlimit, `--nproc=${RLIMIT_NPROC}:${RLIMIT_NPROC}`, `--data=${data}:${data}`, "--");
     }
     const split = args.indexOf("--");
@@ -350,118 +518,50 @@ export class Sandbox {
     return { line, bwrapOptions };
   }
 
-  private execute(job: SandboxJob, standby: Standby, proxySocket: string | undefined, started: number): Promise<JobResult> {
-    const { child, cgroup } = standby;
-    this.sandboxesStarted += 1;
-    const { line, bwrapOptions } = this.commandLine(job, cgroup, proxySocket);
-    const { fixed } = standby;
+  /**
+   * Hands the standby the rest of its command line, so it becomes bwrap and then Node. `input`: the
+   * tool's stdin, closed after it; without it stdin stays open for a warm sandbox's job.
+   */
+  private launch(standby: Standby, cmd: LaunchCommand, proxySocket: string | undefined, input?: Uint8Array): Started {
+    const { child, cgroup, fixed } = standby;
+    const { line, bwrapOptions } = this.commandLine(cmd, cgroup, proxySocket);
     if (line.length <= fixed.length || fixed.some((arg, i) => line[i] !== arg)) {
       child.kill("SIGKILL");
       throw new Error("the standby's command line does not match the job's");
     }
-    const header = `${line.slice(fixed.length).join("\n")}\n\n`;
+    const header = Buffer.from(`${line.slice(fixed.length).join("\n")}\n\n`);
     const options = child.stdio[ARGS_FD] as Writable;
     options.on("error", () => {});
     options.end(Buffer.from(bwrapOptions.map((arg) => `${arg}\0`).join("")));
     child.stdin!.on("error", () => {});
-    child.stdin!.end(Buffer.concat([Buffer.from(header), job.input]));
-    const info = child.stdio[INFO_FD] as Readable;
+    if (input) child.stdin!.end(Buffer.concat([header, input]));
+    else child.stdin!.write(header);
+    return { child, cgroup, pid: new SandboxPid(child.stdio[INFO_FD] as Readable) };
+  }
+}
 
-    return new Promise<JobResult>((resolve) => {
-      const stdout: Buffer[] = [];
-      let stdoutBytes = 0;
-      const stderr: Buffer[] = [];
-      let stderrKept = 0;
-      let stderrDropped = 0;
-      let ended: "limit" | "timeout" | "complete" | "cancelled" | undefined;
-      let sandboxPid: number | undefined;
-      let infoText = "";
-      const detector = new JsonEndDetector();
-      let graceTimer: NodeJS.Timeout | undefined;
+/** What one sandbox runs: `entry` under Node's flags for `net` and `memBytes`, with `args` after it. */
+type LaunchCommand = { folder: JobFolder; entry: string; net: NetPolicy; memBytes: number; args?: string[] };
 
-      const kill = () => {
-        // The tool first: it is what must stop at once, and its exit is what closes the pipes.
-        if (sandboxPid) {
-          try {
-            process.kill(sandboxPid, "SIGKILL");
-          } catch {
-            // Gone already, and with it its pid namespace.
-          }
-        }
-        child.kill("SIGKILL");
-        cgroup?.killAll();
-      };
-      const end = (why: "limit" | "timeout" | "complete" | "cancelled") => {
-        ended ??= why;
-        kill();
-      };
-      const wallTimer = setTimeout(() => end("timeout"), job.limits.wall_ms);
-      const withdraw = () => end("cancelled");
-      job.signal?.addEventListener("abort", withdraw, { once: true });
-      if (job.signal?.aborted) withdraw();
-      const graceThenEnd = () => {
-        graceTimer ??= setTimeout(() => end("complete"), EXIT_GRACE_MS);
-      };
+/**
+ * The result with what the tool tried on the network (`net: deny`: nothing), recorded once every
+ * process of the sandbox is gone, so no attempt made before its end is missing.
+ */
+async function withEgress(
+  result: Promise<JobResult>,
+  gone: Promise<void>,
+  proxy: EgressProxy | undefined,
+): Promise<JobResult> {
+  if (!proxy) return { ...(await result), egress: [] };
+  const [ran] = await Promise.all([result, gone]);
+  return { ...ran, egress: proxy.record() };
+}
 
-      info.on("data", (chunk: Buffer) => {
-        if (sandboxPid) return;
-        infoText += chunk.toString("utf8");
-        try {
-          sandboxPid = (JSON.parse(infoText) as { "child-pid"?: number })["child-pid"];
-        } catch {
-          // Not all of it yet.
-        }
-      });
-      info.on("error", () => {});
-
-      child.stdout!.on("data", (chunk: Buffer) => {
-        if (ended) return;
-        stdoutBytes += chunk.length;
-        if (stdoutBytes > STDOUT_MAX_BYTES) return end("limit");
-        stdout.push(chunk);
-        if (detector.push(chunk)) end("complete");
-      });
-      child.stdout!.on("end", graceThenEnd);
-      child.stderr!.on("data", (chunk: Buffer) => {
-        const room = STDERR_MAX_BYTES - 64 - stderrKept;
-        if (room > 0) {
-          const kept = chunk.subarray(0, room);
-          stderr.push(kept);
-          stderrKept += kept.length;
-        }
-        stderrDropped += Math.max(0, chunk.length - Math.max(0, room));
-      });
-
-      child.on("close", (code, signal) => {
-        clearTimeout(wallTimer);
-        clearTimeout(graceTimer);
-        job.signal?.removeEventListener("abort", withdraw);
-        const wall_ms = Math.round(performance.now() - started);
-        let stderrText = Buffer.concat(stderr).toString("utf8");
-        if (stderrDropped > 0) stderrText += `\n[openvibe-link: stderr truncated, ${stderrDropped} more bytes dropped]`;
-        if (!sandboxPid) {
-          return resolve(refused(started, "link.sandbox.unavailable", `The sandbox did not start: ${stderrText.trim() || `exit ${code ?? signal}`}`));
-        }
-        const exit = ended ? null : code;
-        // The tool runs as its namespace's pid 1, so V8's abort() on its heap limit ends in a trap,
-        // not always SIGABRT. Without a cgroup, RLIMIT_DATA surfaces as failed allocations.
-        const heapOom = code !== 0 && /Reached heap limit|heap out of memory/.test(stderrText);
-        const oom = cgroup ? cgroup.oomKilled() : code !== 0 && /ERR_MEMORY_ALLOCATION_FAILED|Failed to allocate memory|Array buffer allocation failed/.test(stderrText);
-        let status: JobStatus;
-        let output: unknown = null;
-        if (ended === "cancelled") status = "cancelled";
-        else if (oom || heapOom) status = "oom";
-        else if (ended === "limit") status = "limit";
-        else if (ended === "timeout") status = "timeout";
-        else if (ended !== "complete" && code !== 0) status = "error";
-        else {
-          const parsed = parseOneJson(Buffer.concat(stdout));
-          status = parsed.ok ? "ok" : "output";
-          output = parsed.ok ? parsed.value : null;
-        }
-        resolve({ status, output, stderr: stderrText, exit, wall_ms, max_rss_bytes: cgroup?.peakBytes() ?? null });
-      });
-    });
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
   }
 }
 
@@ -471,18 +571,4 @@ function setRef(child: ChildProcess, ref: boolean): void {
     if (ref) h?.ref?.();
     else h?.unref?.();
   }
-}
-
-function parseOneJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    if (text.trim() === "") return { ok: false };
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-export function refused(started: number, code: string, message: string): JobResult {
-  return { status: "refused", output: null, stderr: message, exit: null, wall_ms: Math.round(performance.now() - started), max_rss_bytes: null, code };
 }

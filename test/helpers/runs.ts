@@ -1,6 +1,7 @@
 // Building blocks for the run-path integration tests: Links as rows (with the principal a signed
 // request would give), pending steps of a published version, and Link results.
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { generateLinkKeyPair, jobSchema, type JobResultBody, type LinkRunResult } from "../../lib/protocol";
 import type { IntegrationEnv } from "./integration";
 
@@ -109,4 +110,29 @@ export async function report(link: TestLink, jobId: string, result: LinkRunResul
 export async function ledgerSum(env: IntegrationEnv, jobId: string): Promise<bigint> {
   const entries = await env.db.ledgerEntry.findMany({ where: { jobId } });
   return entries.reduce((n, e) => n + e.amountMicros, 0n);
+}
+
+/** A person with the demo text-tools published, scanned and installed, and 10 USD to run it with. */
+export async function textToolsPerson(email: string) {
+  const { createUser, getDefaultProject } = await import("../../lib/auth/users");
+  const { publishSkill, scanVersion } = await import("../../lib/registry");
+  const { loadBundle } = await import("../../lib/contracts");
+  const { installSkill } = await import("../../lib/installs");
+  const { recordTopUp } = await import("../../lib/billing/ledger");
+  const person = await createUser({ email, name: email.split("@")[0]!, password: null });
+  const projectId = (await getDefaultProject(person.id))!.id;
+  const bundle = await loadBundle(path.resolve(import.meta.dirname, "../../scripts/demo/skills/text-tools"));
+  if (!bundle.ok) throw new Error("bundle");
+  const { versionId } = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
+  await scanVersion(versionId);
+  await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
+  await recordTopUp({ userId: person.id, amountMicros: 10_000_000n, paymentId: email, memo: "test" });
+  return { person, projectId, versionId };
+}
+
+/** Closes the queues and the event bus a run-path test opened. */
+export async function closeRunPath(): Promise<void> {
+  await (await import("../../lib/runs")).dispatchQueue().close();
+  await (await import("../../lib/registry")).scanQueue().close();
+  await (await import("../../lib/events")).closeEvents();
 }

@@ -34,7 +34,7 @@ let links: typeof import("../../lib/links");
 let alice: { id: string };
 let bob: { id: string };
 let projectId: string;
-let agent: Awaited<ReturnType<typeof import("../../lib/agents")["verifyAgentToken"]>>;
+let agent: Awaited<ReturnType<(typeof import("../../lib/agents"))["verifyAgentToken"]>>;
 let aliceHome: LinkHome;
 let bobHome: LinkHome;
 let aliceLinkId: string;
@@ -48,7 +48,9 @@ async function publishFixture(slug: string, code: string) {
   const { validateSkillDocument } = await import("../../lib/contracts");
   const { publishSkill } = await import("../../lib/registry");
   const { installSkill, grantAlwaysAllow } = await import("../../lib/installs");
-  const checked = validateSkillDocument(sandboxSkill({ slug, version: "1.0.0", tools: [{ name: "go", wall_ms: 30_000 }], code }));
+  const checked = validateSkillDocument(
+    sandboxSkill({ slug, version: "1.0.0", tools: [{ name: "go", wall_ms: 30_000 }], code }),
+  );
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
   const { versionId } = await publishSkill({ ownerId: alice.id, document: checked.document, scan: "none" });
   // The busy loop is what the test needs; the scan's verdict on it is not what is under test.
@@ -79,7 +81,13 @@ async function pairAndStart(who: { id: string }, home: LinkHome, name: string, a
 async function queuedJobNobodyElseTakes(versionId: string, tool: string) {
   const runs = await import("../../lib/runs");
   const standIn = await env.db.link.create({
-    data: { userId: alice.id, name: "stand-in", publicKey: `s${Date.now()}`.padEnd(43, "s"), runnerEnabled: true, lastSeenAt: new Date() },
+    data: {
+      userId: alice.id,
+      name: "stand-in",
+      publicKey: `s${Date.now()}`.padEnd(43, "s"),
+      runnerEnabled: true,
+      lastSeenAt: new Date(),
+    },
   });
   const s = await pendingStep(env, { userId: alice.id, projectId, versionId, tool });
   expect((await runs.submitStepJob(s.id, false)).kind).toBe("queued");
@@ -93,7 +101,8 @@ function sandboxedTools(entry: string): string[] {
     .filter((p) => {
       try {
         const cmdline = readFileSync(`/proc/${p}/cmdline`, "utf8");
-        return cmdline.startsWith("/usr/bin/node\0") && cmdline.includes(`/job/${entry}`);
+        // A warm sandbox names its tool through process.title (a space, not a NUL, after node).
+        return /^\/usr\/bin\/node[\0 ]/.test(cmdline) && cmdline.includes(`/job/${entry}`);
       } catch {
         return false;
       }
@@ -129,7 +138,9 @@ beforeAll(async () => {
   projectId = (await getDefaultProject(alice.id))!.id;
   const bundle = await loadBundle(path.join(ROOT, "scripts/demo/skills/text-tools"));
   if (!bundle.ok) throw new Error("bundle");
-  versions["text-tools"] = (await publishSkill({ ownerId: alice.id, document: bundle.document, scan: "none" })).versionId;
+  versions["text-tools"] = (
+    await publishSkill({ ownerId: alice.id, document: bundle.document, scan: "none" })
+  ).versionId;
   await scanVersion(versions["text-tools"]!);
   await installSkill({ userId: alice.id, slug: "text-tools", version: "2.0.1" });
   await publishFixture("spin-kit", SPIN_CODE);
@@ -154,14 +165,24 @@ afterAll(async () => {
 describe("OpenVibe's pool is OpenVibe's", () => {
   it("Bob's --pool Link gets no job of Alice's until an operator approves it; then Alice's run says OpenVibe pool", async () => {
     const { run, linkId } = await pairAndStart(bob, bobHome, "bobs-box", ["--pool"]);
-    expect(await env.db.link.findUniqueOrThrow({ where: { id: linkId } })).toMatchObject({ poolOffer: true, poolApprovedAt: null });
+    expect(await env.db.link.findUniqueOrThrow({ where: { id: linkId } })).toMatchObject({
+      poolOffer: true,
+      poolApprovedAt: null,
+    });
     // With no Link of her own, Alice's call finds no machine: Bob's offer does not count.
-    const call = await steps.createSkillRunStep(agent, { skill: "text-tools@2.0.1", tool: "slugify", input: { text: "Pool?" } });
+    const call = await steps.createSkillRunStep(agent, {
+      skill: "text-tools@2.0.1",
+      tool: "slugify",
+      input: { text: "Pool?" },
+    });
     expect((await steps.decideStep(alice.id, call.id, "once")).status).toBe("no_node");
     // Even a job already queued is not handed to it, however long it polls past the own-first window.
     const job = await queuedJobNobodyElseTakes(versions["text-tools"]!, "slugify");
     await new Promise((r) => setTimeout(r, 6_000));
-    expect(await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "queued", linkId: null });
+    expect(await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      state: "queued",
+      linkId: null,
+    });
 
     await links.approvePoolLink({ cli: true }, linkId);
     const done = await until("the pool machine to run it", async () => {
@@ -173,40 +194,54 @@ describe("OpenVibe's pool is OpenVibe's", () => {
     expect(done).toMatchObject({ linkId, placement: "pool" });
     const { getRunForPerson } = await import("../../lib/runs");
     expect((await getRunForPerson(alice.id, job.id)).ran_on).toBe("OpenVibe pool");
-    const forAgent = await env.db.step.findUniqueOrThrow({ where: { id: done.stepId! }, include: { job: { select: { id: true, placement: true, costMicros: true, link: { select: { name: true } } } } } });
-    expect(steps.stepForAgent(forAgent)).toMatchObject({ ran_on: "OpenVibe pool", run_id: job.id, cost_micros: expect.any(String) });
+    const forAgent = await env.db.step.findUniqueOrThrow({
+      where: { id: done.stepId! },
+      include: { job: { select: { id: true, placement: true, costMicros: true, link: { select: { name: true } } } } },
+    });
+    expect(steps.stepForAgent(forAgent)).toMatchObject({
+      ran_on: "OpenVibe pool",
+      run_id: job.id,
+      cost_micros: expect.any(String),
+    });
     await links.revokePoolLink({ cli: true }, linkId);
     await bobHome.stopProcesses();
   });
 });
 
 describe("the off switch sticks", () => {
-  it(`skills off while run runs: no job is dispatched to it for ${OFF_WINDOW_MS / 1000} s, and it stays off`, async () => {
-    const started = await pairAndStart(alice, aliceHome, "alices-laptop");
-    aliceRun = started.run;
-    aliceLinkId = started.linkId;
-    expect((await aliceHome.cli(["skills", "off"])).status).toBe(0);
-    const epoch = (await aliceHome.state()).runner_epoch;
-    const job = await queuedJobNobodyElseTakes(versions["text-tools"]!, "slugify");
-    // It must outlive the window (its 120 s TTL would otherwise end it first).
-    await env.db.runJob.update({ where: { id: job.id }, data: { expiresAt: new Date(Date.now() + OFF_WINDOW_MS + 60_000) } });
-    const watchUntil = Date.now() + OFF_WINDOW_MS;
-    while (Date.now() < watchUntil) {
-      const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });
-      expect(row, aliceRun.output()).toMatchObject({ state: "queued", linkId: null, attempts: 0 });
-      expect((await env.db.link.findUniqueOrThrow({ where: { id: aliceLinkId } })).runnerEnabled).toBe(false);
-      expect(await aliceHome.state()).toMatchObject({ runner: "off", runner_epoch: epoch });
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    // The Link kept reporting all along (it is alive), just never as on.
-    const seen = (await env.db.link.findUniqueOrThrow({ where: { id: aliceLinkId } })).lastSeenAt!;
-    expect(Date.now() - seen.getTime()).toBeLessThan(15_000);
-    expect((await aliceHome.cli(["skills", "on"])).status).toBe(0);
-    await until("the job to run once the owner turns the runner on", async () => {
-      const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });
-      return row.state === "succeeded";
-    });
-  }, OFF_WINDOW_MS + 60_000);
+  it(
+    `skills off while run runs: no job is dispatched to it for ${OFF_WINDOW_MS / 1000} s, and it stays off`,
+    async () => {
+      const started = await pairAndStart(alice, aliceHome, "alices-laptop");
+      aliceRun = started.run;
+      aliceLinkId = started.linkId;
+      expect((await aliceHome.cli(["skills", "off"])).status).toBe(0);
+      const epoch = (await aliceHome.state()).runner_epoch;
+      const job = await queuedJobNobodyElseTakes(versions["text-tools"]!, "slugify");
+      // It must outlive the window (its 120 s TTL would otherwise end it first).
+      await env.db.runJob.update({
+        where: { id: job.id },
+        data: { expiresAt: new Date(Date.now() + OFF_WINDOW_MS + 60_000) },
+      });
+      const watchUntil = Date.now() + OFF_WINDOW_MS;
+      while (Date.now() < watchUntil) {
+        const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });
+        expect(row, aliceRun.output()).toMatchObject({ state: "queued", linkId: null, attempts: 0 });
+        expect((await env.db.link.findUniqueOrThrow({ where: { id: aliceLinkId } })).runnerEnabled).toBe(false);
+        expect(await aliceHome.state()).toMatchObject({ runner: "off", runner_epoch: epoch });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      // The Link kept reporting all along (it is alive), just never as on.
+      const seen = (await env.db.link.findUniqueOrThrow({ where: { id: aliceLinkId } })).lastSeenAt!;
+      expect(Date.now() - seen.getTime()).toBeLessThan(15_000);
+      expect((await aliceHome.cli(["skills", "on"])).status).toBe(0);
+      await until("the job to run once the owner turns the runner on", async () => {
+        const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });
+        return row.state === "succeeded";
+      });
+    },
+    OFF_WINDOW_MS + 60_000,
+  );
 
   it("the dashboard turns the runner off remotely; the Link obeys and only its owner turns it on again", async () => {
     await links.turnRunnerOff(alice.id, aliceLinkId);
@@ -248,14 +283,28 @@ describe("what the Link checks before anything runs", () => {
 describe("instant disable", () => {
   it("disabling a skill while its job runs: cancelled at once, the sandbox killed within 2 s, the hold back; a queued job never starts", async () => {
     const installs = await import("../../lib/installs");
-    const running = await steps.createSkillRunStep(agent, { skill: "spin-kit@1.0.0", tool: "go", input: { text: "spin" } });
-    const queued = await steps.createSkillRunStep(agent, { skill: "spin-kit@1.0.0", tool: "go", input: { text: "next" } });
-    await until("the tool to spin in its sandbox", async () => sandboxedTools("tools/echo.js").length > 0, 30_000).catch((err: Error) => {
+    const running = await steps.createSkillRunStep(agent, {
+      skill: "spin-kit@1.0.0",
+      tool: "go",
+      input: { text: "spin" },
+    });
+    const queued = await steps.createSkillRunStep(agent, {
+      skill: "spin-kit@1.0.0",
+      tool: "go",
+      input: { text: "next" },
+    });
+    await until(
+      "the tool to spin in its sandbox",
+      async () => sandboxedTools("tools/echo.js").length > 0,
+      30_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n${aliceRun.output()}`);
     });
     const runningJob = await env.db.runJob.findFirstOrThrow({ where: { stepId: running.id } });
     expect(runningJob.state).toBe("running");
-    const install = await env.db.install.findFirstOrThrow({ where: { userId: alice.id, versionId: versions["spin-kit"] } });
+    const install = await env.db.install.findFirstOrThrow({
+      where: { userId: alice.id, versionId: versions["spin-kit"] },
+    });
     const t0 = Date.now();
     await installs.setInstallEnabled({ userId: alice.id, installId: install.id, enabled: false });
     await until("the sandbox to be gone", async () => sandboxedTools("tools/echo.js").length === 0, 5_000);
@@ -274,20 +323,33 @@ describe("instant disable", () => {
   it("retiring a version while the Link holds its job: the Link refuses it with run.job.revoked", async () => {
     let open!: () => void;
     inputsGate = new Promise<void>((resolve) => (open = resolve));
-    const call = await steps.createSkillRunStep(agent, { skill: "hold-kit@1.0.0", tool: "go", input: { text: "held" } });
+    const call = await steps.createSkillRunStep(agent, {
+      skill: "hold-kit@1.0.0",
+      tool: "go",
+      input: { text: "held" },
+    });
     const job = await until("the Link to hold the job", async () => {
       const row = await env.db.runJob.findFirst({ where: { stepId: call.id } });
       return row && row.linkId === aliceLinkId && row.state !== "queued" ? row : null;
     });
     const { retireVersion } = await import("../../lib/registry");
     await retireVersion({ ownerId: alice.id, slug: "hold-kit", version: "1.0.0" });
-    await until("the Link to refuse it", async () => /refused \(run\.job\.revoked\)/.test(aliceRun.output()), 10_000).catch((err: Error) => {
+    await until(
+      "the Link to refuse it",
+      async () => /refused \(run\.job\.revoked\)/.test(aliceRun.output()),
+      10_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n${aliceRun.output()}`);
     });
     inputsGate = null;
     open();
     const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id }, include: { step: true } });
-    expect([row.state, row.cancelCode, row.resultStatus, row.step?.status]).toEqual(["cancelled", "run.job.revoked", null, "cancelled"]);
+    expect([row.state, row.cancelCode, row.resultStatus, row.step?.status]).toEqual([
+      "cancelled",
+      "run.job.revoked",
+      null,
+      "cancelled",
+    ]);
     expect(await ledgerSum(env, job.id)).toBe(0n);
     expect(aliceRun.output()).not.toMatch(new RegExp(`${job.id}[^\\n]*\\n\\s+ok in`));
   });

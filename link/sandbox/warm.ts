@@ -1,0 +1,168 @@
+// Warm sandboxes: a sandbox booted before its job (namespaces, cgroup, proxy socket, Node with the
+// permission flags and the preload), blocked in warm.cjs on its control descriptor. The pool keeps
+// at most one idle per `net` policy, booted for the memory cap of the last job of that policy (the
+// heap limit is a Node flag, fixed at boot). Each serves exactly one job and is destroyed after it;
+// the next one boots once that job is over. A job that finds none ready runs cold.
+import type { Socket } from "node:net";
+import type { Started } from "./collect";
+import type { JobFolder } from "./run";
+import type { NetPolicy } from "./policy";
+import type { EgressProxy } from "./proxy";
+
+/** What every warm sandbox's Node runs after the preload (the path inside /job). */
+export const WARM_FILE = ".openvibe/warm.cjs";
+/** The descriptor warm.cjs reads its job from (and writes its "ready" byte to). */
+export const CONTROL_FD = 5;
+/** A warm sandbox not ready this long after its boot began is given up (the job then runs cold). */
+const BOOT_TIMEOUT_MS = 10_000;
+
+export type WarmSandbox = {
+  net: NetPolicy;
+  memBytes: number;
+  folder: JobFolder;
+  sandbox: Started;
+  control: Socket;
+  proxy: EgressProxy | undefined;
+  /** True once warm.cjs said it waits; false when it died or timed out first. */
+  ready: Promise<boolean>;
+  isReady: boolean;
+  /** Kills what is left of it and frees its cgroup and proxy (not its folder). */
+  destroy(): Promise<void>;
+};
+
+export function alive(warm: WarmSandbox): boolean {
+  const { child } = warm.sandbox;
+  return warm.isReady && child.exitCode === null && child.signalCode === null;
+}
+
+/** Waits for warm.cjs's byte on the control descriptor; false if the sandbox ends or stalls first. */
+export function readiness(warm: WarmSandbox, mark: (ready: boolean) => void): Promise<boolean> {
+  const { child } = warm.sandbox;
+  return new Promise<boolean>((resolve) => {
+    const settle = (ready: boolean) => {
+      clearTimeout(timer);
+      warm.control.off("data", onData);
+      child.off("exit", onExit);
+      mark(ready);
+      resolve(ready);
+    };
+    const onData = () => settle(true);
+    const onExit = () => settle(false);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      settle(false);
+    }, BOOT_TIMEOUT_MS);
+    timer.unref();
+    warm.control.once("data", onData);
+    child.once("exit", onExit);
+  });
+}
+
+type Boot = (net: NetPolicy, memBytes: number) => Promise<WarmSandbox>;
+
+export class WarmPool {
+  /** The memory cap each policy's next warm sandbox is booted for. */
+  private readonly wanted = new Map<NetPolicy, number>();
+  private readonly idle = new Map<NetPolicy, WarmSandbox>();
+  private readonly booting = new Map<NetPolicy, Promise<WarmSandbox | undefined>>();
+  private readonly taken = new Map<string, WarmSandbox>();
+  private closed = false;
+  /** The last boot failure, for status and tests. */
+  lastError: Error | undefined;
+
+  constructor(
+    private readonly boot: Boot,
+    private readonly removeFolder: (folder: JobFolder) => void,
+  ) {}
+
+  /** Asks for a warm sandbox of this policy and cap from now on; boots one unless it exists. */
+  want(net: NetPolicy, memBytes: number): void {
+    this.wanted.set(net, memBytes);
+    const current = this.idle.get(net);
+    if (current && current.memBytes !== memBytes) {
+      this.idle.delete(net);
+      void this.discard(current);
+    }
+  }
+
+  /** Boots, in the background, the sandboxes wanted and not there yet. */
+  arm(): void {
+    if (this.closed) return;
+    for (const [net, memBytes] of this.wanted) {
+      if (this.idle.has(net) || this.booting.has(net)) continue;
+      const booting = this.boot(net, memBytes).then(
+        async (warm) => {
+          this.booting.delete(net);
+          if (this.closed || this.wanted.get(net) !== memBytes) {
+            await this.discard(warm);
+            // Another cap was asked for meanwhile.
+            this.arm();
+            return undefined;
+          }
+          this.idle.set(net, warm);
+          void warm.ready.then((ready) => {
+            if (!ready && this.idle.get(net) === warm) {
+              this.idle.delete(net);
+              void this.discard(warm);
+            }
+          });
+          return warm;
+        },
+        (err: unknown) => {
+          this.booting.delete(net);
+          this.lastError = err instanceof Error ? err : new Error(String(err));
+          return undefined;
+        },
+      );
+      this.booting.set(net, booting);
+    }
+  }
+
+  /** The folder of a ready sandbox of exactly this policy and cap, now reserved for one job; or undefined. */
+  take(net: NetPolicy, memBytes: number): JobFolder | undefined {
+    const warm = this.idle.get(net);
+    if (!warm || warm.memBytes !== memBytes || !alive(warm)) return undefined;
+    this.idle.delete(net);
+    this.taken.set(warm.folder.id, warm);
+    return warm.folder;
+  }
+
+  /** The warm sandbox a folder from `take` belongs to (handed over once). */
+  claim(folder: JobFolder): WarmSandbox | undefined {
+    const warm = this.taken.get(folder.id);
+    this.taken.delete(folder.id);
+    return warm;
+  }
+
+  /** A taken folder removed without its job running: its sandbox goes with it. */
+  release(folder: JobFolder): Promise<void> {
+    const warm = this.claim(folder);
+    return warm ? warm.destroy() : Promise.resolve();
+  }
+
+  /** Waits until every wanted sandbox is booted and ready (or failed). */
+  async ready(): Promise<boolean> {
+    while (this.booting.size) await Promise.all([...this.booting.values()]);
+    const results = await Promise.all([...this.idle.values()].map((warm) => warm.ready));
+    return results.every(Boolean) && [...this.wanted.keys()].every((net) => this.idle.has(net));
+  }
+
+  /** The idle sandboxes, for measuring what they cost. */
+  idleSandboxes(): WarmSandbox[] {
+    return [...this.idle.values()];
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const booted = await Promise.all([...this.booting.values()]);
+    const all = [...this.idle.values(), ...this.taken.values(), ...booted.filter((w): w is WarmSandbox => Boolean(w))];
+    this.idle.clear();
+    this.taken.clear();
+    await Promise.allSettled([...new Set(all)].map((warm) => this.discard(warm)));
+  }
+
+  private async discard(warm: WarmSandbox): Promise<void> {
+    await warm.destroy().catch(() => undefined);
+    this.removeFolder(warm.folder);
+  }
+}

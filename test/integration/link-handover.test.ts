@@ -1,0 +1,119 @@
+// One round trip from claim to run: a Link that polls with `inline` gets its job already started,
+// with its pinned inputs' bytes in the answer when they total at most 256 KiB. A Link that does not
+// ask (an older one) gets the job placed, starts it and fetches each input as before.
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
+import { closeRunPath, linkFor, ok, pendingStep, report, textToolsPerson, type TestLink } from "../helpers/runs";
+
+let env: IntegrationEnv;
+let runs: typeof import("../../lib/runs");
+let person: { id: string };
+let versionId: string;
+let projectId: string;
+
+const poll = (link: TestLink, inline?: boolean) =>
+  runs.pollForJob(link, {
+    runner: "on",
+    runner_epoch: 0,
+    pool: false,
+    wait_ms: 0,
+    ...(inline === undefined ? {} : { inline }),
+  });
+
+async function queuedJob(): Promise<string> {
+  const step = await pendingStep(env, { userId: person.id, projectId, versionId });
+  expect((await runs.submitStepJob(step.id, false)).kind).toBe("queued");
+  return (await env.db.runJob.findFirstOrThrow({ where: { stepId: step.id } })).id;
+}
+
+beforeAll(async () => {
+  env = await setupIntegration("handover");
+  runs = await import("../../lib/runs");
+  ({ person, projectId, versionId } = await textToolsPerson("handover@example.test"));
+}, 120_000);
+
+afterAll(async () => {
+  await closeRunPath();
+  await env?.teardown();
+});
+
+describe("a poll with inline", () => {
+  it("hands the job over started, with every input's bytes, each matching its pinned sha256", async () => {
+    const link = await linkFor(env, person.id);
+    const jobId = await queuedJob();
+    const answer = await poll(link, true);
+    expect(answer.job?.id).toBe(jobId);
+    expect(answer.started).toBe(true);
+    const job = await env.db.runJob.findUniqueOrThrow({ where: { id: jobId }, include: { step: true } });
+    expect([job.state, job.step?.status, job.linkId]).toEqual(["running", "running", link.linkId]);
+    const pinned = (
+      answer.job as unknown as { inputs: Array<{ media_id: string; sha256: string; size_bytes: number }> }
+    ).inputs;
+    expect(answer.inputs?.map((i) => i.media_id).sort()).toEqual(pinned.map((i) => i.media_id).sort());
+    for (const input of pinned) {
+      const bytes = Buffer.from(answer.inputs!.find((i) => i.media_id === input.media_id)!.base64, "base64");
+      expect([createHash("sha256").update(bytes).digest("hex"), bytes.length]).toEqual([
+        input.sha256,
+        input.size_bytes,
+      ]);
+    }
+    // Nothing else to call before the result: it is recorded as for a job started separately.
+    await expect(report(link, jobId, ok({ slug: "hello-world" }))).resolves.toMatchObject({
+      recorded: true,
+      state: "succeeded",
+    });
+  });
+
+  it("starts a job whose inputs total more than 256 KiB but leaves them to be fetched", async () => {
+    const link = await linkFor(env, person.id);
+    const jobId = await queuedJob();
+    const job = await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } });
+    const inputs = (job.inputs as Array<{ size_bytes: number }>).map((input, i) =>
+      i === 0 ? { ...input, size_bytes: 300 * 1024 } : input,
+    );
+    await env.db.runJob.update({ where: { id: jobId }, data: { inputs } });
+    const answer = await poll(link, true);
+    expect(answer.job?.id).toBe(jobId);
+    expect(answer.started).toBe(true);
+    expect(answer.inputs).toBeUndefined();
+    expect((await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } })).state).toBe("running");
+    await expect(report(link, jobId, ok({ slug: "hello-world" }))).resolves.toMatchObject({
+      recorded: true,
+      state: "succeeded",
+    });
+  });
+
+  it("does not hand over a job withdrawn as it would start: it is cancelled and the poll goes on", async () => {
+    const link = await linkFor(env, person.id);
+    const jobId = await queuedJob();
+    await env.db.install.updateMany({ where: { userId: person.id, versionId }, data: { enabled: false } });
+    try {
+      const answer = await poll(link, true);
+      expect(answer.job).toBeNull();
+      expect(answer.started).toBeUndefined();
+      expect((await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } })).state).toBe("cancelled");
+    } finally {
+      await env.db.install.updateMany({ where: { userId: person.id, versionId }, data: { enabled: true } });
+    }
+  });
+});
+
+describe("a poll without inline (an older Link)", () => {
+  it("gets the job placed, with neither started nor inputs, and starts and fetches it separately", async () => {
+    const link = await linkFor(env, person.id);
+    const jobId = await queuedJob();
+    const answer = await poll(link);
+    expect(answer.job?.id).toBe(jobId);
+    expect(Object.keys(answer).sort()).toEqual(["cancel", "job", "revoked", "runner"]);
+    expect((await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } })).state).toBe("placed");
+    await expect(runs.startJob(link, jobId)).resolves.toEqual({ id: jobId, state: "running" });
+    const pinned = (answer.job as unknown as { inputs: Array<{ media_id: string; sha256: string }> }).inputs;
+    const bytes = await runs.jobInputBytes(link, jobId, pinned[0]!.media_id);
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(pinned[0]!.sha256);
+    await expect(report(link, jobId, ok({ slug: "hello-world" }))).resolves.toMatchObject({
+      recorded: true,
+      state: "succeeded",
+    });
+  });
+});
