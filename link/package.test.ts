@@ -102,7 +102,7 @@ describe("the openvibe-link package", () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
     // The warm sandbox's bootstrap ships beside the preload.
-    const warm = link(["exec", "--warm", "--entry", "hello.js", "--input", input, tool]);
+    const warm = linkCli(["exec", "--warm", "--entry", "hello.js", "--input", input, tool]);
     expect(warm.stderr).toBe("");
     expect(JSON.parse(warm.stdout)).toMatchObject({ status: "ok", output: { hello: "package", env: 0 } });
   });
