@@ -2,7 +2,7 @@
 // values, module loads, sinks and input-driven loops apply the rules. Where a dangerous position
 // cannot be resolved, it fails.
 import type { Program } from "@swc/types";
-import { hasUseStrict } from "./analyzer/ast";
+import { hasUseStrict, startOf } from "./analyzer/ast";
 import { TaintAndLoops } from "./analyzer/taint-loops";
 
 export { isBuiltinModule } from "./analyzer/names";
@@ -28,7 +28,7 @@ export class Analyzer extends TaintAndLoops {
     }
     for (const a of this.spreadArgs)
       if (this.isSensitive(this.evalExpr(a)))
-        this.report("scan.unresolved", a.span.start, "spread of a sensitive object");
+        this.report("scan.unresolved", startOf(a), "spread of a sensitive object");
     for (let _i4 = 0, _a4 = this.patterns; _i4 < _a4.length; _i4++) {
       const p = _a4[_i4]!;
       this.checkPattern(p.pat, () => this.evalBind(p.src), []);
@@ -69,8 +69,7 @@ export class Analyzer extends TaintAndLoops {
         p += v.p ?? v.s;
         this.chargeString(s.length, piece);
       }
-      if (s.length > 0)
-        this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, pieces[0]!.span.start, false);
+      if (s.length > 0) this.checkStr({ t: "str", s, p: p === s ? undefined : p, c: true }, startOf(pieces[0]!), false);
     }
   }
 }

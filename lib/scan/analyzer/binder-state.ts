@@ -1,8 +1,21 @@
 // What the first pass keeps, and how names are bound: the fields every later pass reads, the
 // scan's budget and findings, and the bindings of declarations and destructuring patterns.
-import type { Expression, HasSpan, Node } from "@swc/types";
+import type {
+  BinaryExpression,
+  CallExpression,
+  Expression,
+  HasSpan,
+  MemberExpression,
+  NewExpression,
+  Node,
+  ObjectPattern,
+  Pattern,
+  StringLiteral,
+  TemplateLiteral,
+  ThisExpression,
+} from "@swc/types";
 import { type Net, type RuleId } from "../rules";
-import { GLOBAL_CTXT, key, type N, NO_PATH } from "./ast";
+import { type FnNode, type FnValueNode, GLOBAL_CTXT, type Ident, key, NO_PATH, type SrcNode } from "./ast";
 import { CHARS_PER_STEP, MAX_FOLDED_CHARS, spanStart, TooComplex } from "./budget";
 import { type V } from "./values";
 
@@ -20,15 +33,18 @@ export interface RawFinding {
 
 // ---- the analysis -----------------------------------------------------------------------------
 export interface Bind {
-  src?: N; // expression
+  src?: SrcNode; // expression
   path?: (string | null)[]; // destructuring path (null = unknown key)
-  argOf?: N; // function node whose call arguments flow here
+  argOf?: FnNode; // function node whose call arguments flow here
   index?: number;
   rest?: boolean;
   taintOnly?: boolean;
   source?: boolean; // tainted from the start (stdin)
   pos?: number; // where a destructured name sits, for findings reached through it
 }
+
+/** A call or `new` the binder records. */
+export type Call = CallExpression | NewExpression;
 
 export interface LoopRec {
   kind: "forof" | "for" | "while" | "forever" | "cb";
@@ -40,41 +56,43 @@ export interface LoopRec {
   end: number;
 }
 
-
 export abstract class BinderState {
-  protected abstract evalIdent(n: N): V;
-  protected abstract evalExpr(n: N): V;
+  protected abstract evalIdent(n: Ident): V;
+  protected abstract evalExpr(n: Node | null | undefined): V;
   protected abstract member(obj: V, k: string | null, pos: number): V;
   protected abstract isSensitive(v: V): boolean;
-  protected abstract walk(node: Node, parent: N): void;
-
+  protected abstract walk(node: Node, parent: Node | null): void;
 
   findings: RawFinding[] = [];
   /** Every non-builtin module loaded by a literal name, for the module graph to resolve. */
   readonly requests: ModuleRequest[] = [];
   protected seen = new Set<string>();
   protected binds = new Map<string, Bind[]>();
-  protected fnName = new Map<N, string>();
-  protected fnReturns = new Map<N, N[]>();
-  protected fnTouchesInput = new Set<N>();
-  protected callsByKey = new Map<string, N[]>(); // call nodes by callee binding
-  protected callsByFn = new Map<N, N[]>(); // immediately invoked function -> its call nodes
-  protected members: N[] = [];
-  protected calls: N[] = [];
-  protected globalIdents: N[] = [];
-  protected strings: N[] = [];
-  protected foldRoots: N[] = [];
-  protected patterns: { pat: N; src: Bind }[] = [];
+  protected fnName = new Map<FnValueNode, string>();
+  protected fnReturns = new Map<FnValueNode, Expression[]>();
+  protected fnTouchesInput = new Set<FnValueNode>();
+  protected callsByKey = new Map<string, Call[]>(); // call nodes by callee binding
+  protected callsByFn = new Map<FnValueNode, Call[]>(); // immediately invoked function -> its call nodes
+  protected members: MemberExpression[] = [];
+  protected calls: Call[] = [];
+  protected globalIdents: Ident[] = [];
+  protected strings: (StringLiteral | TemplateLiteral)[] = [];
+  protected foldRoots: (BinaryExpression | TemplateLiteral)[] = [];
+  protected patterns: { pat: ObjectPattern; src: Bind }[] = [];
   protected loops: LoopRec[] = [];
   protected loopStack: number[] = [];
-  protected fnStack: N[] = [];
-  protected globalThisNodes = new Set<N>();
+  protected fnStack: FnNode[] = [];
+  protected globalThisNodes = new Set<ThisExpression>();
   protected plainFnDepth = 0;
   protected sloppy = true;
-  protected memo = new Map<N, V>();
+  protected memo = new Map<Node, V>();
   protected identMemo = new Map<string, V>();
-  protected propMemo = new Map<N, V>();
-  protected propActive = new Set<N>();
+  /** What `o.p = x` assignments give `o.p`, by "o-key.p" (see memberBindValue). */
+  protected memberMemo = new Map<string, V>();
+  /** A function's returns, by the function's start (see fnResult). */
+  protected returnMemo = new Map<number, V>();
+  protected propMemo = new Map<Node, V>();
+  protected propActive = new Set<Node>();
   protected taintMemo = new Map<string, boolean>();
   protected override: Map<string, V> | null = null;
   protected depth = 0;
@@ -82,7 +100,7 @@ export abstract class BinderState {
   protected steps = 0;
   budget = Number.POSITIVE_INFINITY;
   protected memberBinds = 0;
-  protected appends = new Map<string, N[]>();
+  protected appends = new Map<string, Expression[]>();
   protected memberBindRoots = new Set<string>();
   /** Callee positions of `fs.writeSync(1, …)`-style writes to stdout/stderr, which are output, not files. */
   protected stdoutWrites = new Set<number>();
@@ -113,27 +131,29 @@ export abstract class BinderState {
    * A member or call whose chain starts at a local whose value is unknown data (the usual case:
    * parsed input, loop variables) cannot reach anything the rules care about, so it is not evaluated.
    */
-  protected inert(n: N): boolean {
-    let b = n;
+  protected inert(n: Expression): boolean {
+    let b: Node = n;
     for (;;) {
-      const t = b.type;
-      if (t === "MemberExpression") b = b.object;
-      else if (t === "CallExpression" || t === "NewExpression") b = b.callee;
-      else if (t === "OptionalChainingExpression") b = b.base;
-      else if (t === "ParenthesisExpression") b = b.expression;
+      const c = b as Expression;
+      if (c.type === "MemberExpression") b = c.object;
+      else if (c.type === "CallExpression" || c.type === "NewExpression") b = c.callee;
+      else if (c.type === "OptionalChainingExpression") b = c.base;
+      else if (c.type === "ParenthesisExpression") b = c.expression;
       else break;
     }
-    if (b.type !== "Identifier" || b.ctxt === GLOBAL_CTXT) return false;
-    if (this.memberBinds > 0 && this.memberBindRoots.has(key(b))) return false;
-    return this.evalIdent(b).t === "any";
+    if (b.type !== "Identifier") return false;
+    const id = b as Ident;
+    if (id.ctxt === GLOBAL_CTXT) return false;
+    if (this.memberBinds > 0 && this.memberBindRoots.has(key(id))) return false;
+    return this.evalIdent(id).t === "any";
   }
 
   // ---- bindings ----------------------------------------------------------------------------
-  protected declare(id: N) {
+  protected declare(id: Pattern) {
     if (id && id.type !== "Identifier") this.bindPattern(id, { taintOnly: true }, NO_PATH);
   }
-  protected bind(id: N, b: Bind) {
-    const k = key(id);
+  protected bind(id: Ident | Pattern, b: Bind) {
+    const k = key(id as Ident);
     this.addBind(k, b);
   }
   protected addBind(k: string, b: Bind) {
@@ -142,7 +162,7 @@ export abstract class BinderState {
     l.push(b);
   }
 
-  protected bindPattern(p: N, b: Bind, path: (string | null)[]) {
+  protected bindPattern(p: Pattern, b: Bind, path: (string | null)[]) {
     switch (p.type) {
       case "Identifier":
         this.bind(p, path.length ? { ...b, path: (b.path ?? []).concat(path), pos: p.span.start } : b);
@@ -172,7 +192,7 @@ export abstract class BinderState {
         }
         return;
       case "ArrayPattern":
-        p.elements.forEach((e: N, i: number) => {
+        p.elements.forEach((e: Pattern | undefined, i: number) => {
           if (!e) return;
           if (e.type === "RestElement") this.bindPattern(e.argument, { ...b, taintOnly: true }, path);
           else this.bindPattern(e, b, path.concat(String(i)));
@@ -187,7 +207,7 @@ export abstract class BinderState {
     }
   }
 
-  protected walkPatternDefaults(p: N) {
+  protected walkPatternDefaults(p: Pattern | undefined) {
     if (!p || typeof p !== "object") return;
     if (p.type === "AssignmentPattern") {
       this.walk(p.right, p);
@@ -203,14 +223,14 @@ export abstract class BinderState {
     } else if (p.type === "ArrayPattern") for (const e of p.elements) this.walkPatternDefaults(e);
   }
 
-  protected constKey(e: N): string | null {
+  protected constKey(e: Expression): string | null {
     if (e.type === "StringLiteral") return e.value;
     if (e.type === "NumericLiteral") return String(e.value);
     return null; // resolved later in checkPattern
   }
 
   /** Walks a destructuring pattern over its source value so `const { env } = process` is a member read. */
-  protected checkPattern(p: N, src: () => V, path: string[]): void {
+  protected checkPattern(p: Pattern, src: () => V, path: string[]): void {
     if (p.type === "AssignmentPattern") return this.checkPattern(p.left, src, path);
     if (p.type !== "ObjectPattern") return;
     for (let _i13 = 0, _a13 = p.properties; _i13 < _a13.length; _i13++) {

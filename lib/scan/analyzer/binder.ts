@@ -1,17 +1,26 @@
 // The first pass: one walk over swc's tree records bindings (swc's resolver gives every identifier
 // a scope-unique `ctxt`), calls, members, strings, functions and loops for the later passes.
 import type {
+  Argument,
+  ArrowFunctionExpression,
+  AssignmentExpression,
+  BlockStatement,
+  CallExpression,
   CatchClause,
   ClassMember,
   ExportAllDeclaration,
   ExportNamedDeclaration,
   Expression,
+  FunctionExpression,
   ImportDeclaration,
+  MemberExpression,
+  NewExpression,
   ModuleItem,
   Node,
   Pattern,
   Property,
   StringLiteral,
+  VariableDeclaration,
   VariableDeclarator,
 } from "@swc/types";
 
@@ -20,14 +29,19 @@ type WalkedNode = ModuleItem | Expression | Pattern | Property | ClassMember | V
 import {
   type Ident,
   CHILD_KEYS,
+  ctxtOf,
+  type FnNode,
+  type FunctionBody,
   GLOBAL_CTXT,
   isConstTrue,
   isFn,
   isLocalIdent,
   isStdioFd,
   key,
-  type N,
+  NO_ARGS,
   NO_PATH,
+  type ParamNode,
+  paramPattern,
   propName,
   SCALAR_KEYS,
 } from "./ast";
@@ -44,23 +58,24 @@ export abstract class Binder extends BinderState {
   ): void;
 
   // ---- walk --------------------------------------------------------------------------------
-  protected walkList(list: N[]) {
+  protected walkList(list: readonly (Node | null | undefined)[]) {
     for (let i = 0; i < list.length; i++) {
       const n = list[i];
       if (n && typeof n === "object") this.walk(n, null);
     }
   }
 
-  protected walk(node: Node, parent: N) {
+  protected walk(node: Node, parentNode: Node | null) {
     const n = node as WalkedNode;
+    const parent = parentNode as WalkedNode | null;
     switch (n.type) {
       case "Identifier":
         if ((n as Ident).ctxt === GLOBAL_CTXT && GLOBAL_NAMES.has(n.value) && parent?.type !== "UnaryExpression")
-          this.globalIdents.push(n);
+          this.globalIdents.push(n as Ident);
         return;
       case "MemberExpression": {
         // an inner link of a chain is evaluated with the chain
-        if (!(parent && (parent.object === n || parent.callee === n))) this.members.push(n);
+        if (!(parent && isChainLink(parent, n))) this.members.push(n);
         const o = n.object;
         if (
           o.type === "Identifier" &&
@@ -172,8 +187,10 @@ export abstract class Binder extends BinderState {
       case "SetterProperty":
       case "MethodProperty": {
         if (n.key?.type === "Computed") this.walk(n.key.expression, n);
-        const f: N = "function" in n ? n.function : n;
-        this.visitFunction(f, f.params ?? (n.type === "SetterProperty" ? [n.param] : []), f.body, true);
+        // swc 1.16 gives accessors a `function` too, where @swc/types still lists `body`
+        const f: FnNode = "function" in n ? n.function : n;
+        const params: ParamNode[] = "params" in f ? f.params : n.type === "SetterProperty" ? [n.param] : [];
+        this.visitFunction(f, params, f.body, true);
         return;
       }
       case "ReturnStatement": {
@@ -241,28 +258,33 @@ export abstract class Binder extends BinderState {
     this.walkChildren(n);
   }
 
-  protected spreadArgs: N[] = [];
+  protected spreadArgs: Expression[] = [];
 
-  protected walkChildren(n: N) {
+  /** Walks the children of a node the switch above does not know, by swc's keys for its type. */
+  protected walkChildren(n: Node) {
+    const fields = n as unknown as Readonly<Record<string, unknown>>; // read by key: see CHILD_KEYS
     let keys = CHILD_KEYS.get(n.type);
     if (!keys) {
       keys = Object.keys(n).filter((k) => !SCALAR_KEYS.has(k));
       CHILD_KEYS.set(n.type, keys);
     }
     for (let ki = 0; ki < keys.length; ki++) {
-      const v = n[keys[ki]!];
+      const v = fields[keys[ki]!];
       if (!v || typeof v !== "object") continue;
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
-          const c = v[i];
-          if (c && typeof c === "object") {
-            if (c.type) this.walk(c, n);
-            else if (c.expression) this.walk(c.expression, n); // argument / array element wrapper
-          }
+          const c: unknown = v[i];
+          if (c && typeof c === "object") this.walkChild(c as ChildField, n);
         }
-      } else if (v.type) this.walk(v, n);
-      else if (v.expression && typeof v.expression === "object") this.walk(v.expression, n);
+      } else this.walkChild(v as ChildField, n);
     }
+  }
+
+  /** A child field's value: a node, or a wrapper (argument, array element) around its expression. */
+  private walkChild(c: ChildField, n: Node) {
+    if ("type" in c) {
+      if (c.type) this.walk(c, n);
+    } else if (c.expression && typeof c.expression === "object") this.walk(c.expression, n);
   }
 
   /** Opens a loop record; the caller walks the body and pops `loopStack`. */
@@ -280,18 +302,23 @@ export abstract class Binder extends BinderState {
     }
   }
 
-  protected visitFunction(fn: N, params: N[], body: N, inheritsThis: boolean) {
+  protected visitFunction(
+    fn: FnNode,
+    params: readonly ParamNode[],
+    body: BlockStatement | FunctionBody | Expression | undefined,
+    inheritsThis: boolean,
+  ) {
     this.fnStack.push(fn);
     if (!inheritsThis) this.plainFnDepth++;
     const saved = inheritsThis ? -1 : this.plainFnDepth;
     for (let i = 0; i < params.length; i++) {
-      let p = params[i];
-      if (p.type === "Parameter") p = p.pat;
+      let p = paramPattern(params[i]!);
+      if (!p) continue;
       if (p.type === "RestElement") {
         this.bindPattern(p.argument, { taintOnly: true, argOf: fn, index: i }, NO_PATH);
         continue;
       }
-      let def: N = null;
+      let def: Expression | null = null;
       if (p.type === "AssignmentPattern") {
         def = p.right;
         p = p.left;
@@ -317,22 +344,23 @@ export abstract class Binder extends BinderState {
     this.fnStack.pop();
   }
 
-  protected pushReturn(fn: N, e: N) {
+  protected pushReturn(fn: FnNode, e: Expression) {
     let r = this.fnReturns.get(fn);
     if (!r) this.fnReturns.set(fn, (r = []));
     r.push(e);
   }
 
-  protected exportedHandler(fn: N) {
-    const params = fn.params ?? [];
-    for (let p of params) {
-      if (p.type === "Parameter") p = p.pat;
+  protected exportedHandler(fn: FunctionExpression | ArrowFunctionExpression) {
+    const params: readonly ParamNode[] = fn.params;
+    for (const param of params) {
+      let p = paramPattern(param);
+      if (!p) continue;
       if (p.type === "AssignmentPattern") p = p.left;
       this.bindPattern(p, { source: true }, NO_PATH);
     }
   }
 
-  protected visitAssign(n: N) {
+  protected visitAssign(n: AssignmentExpression) {
     const l = n.left;
     if (l.type === "Identifier") {
       if (n.operator === "=") {
@@ -359,7 +387,7 @@ export abstract class Binder extends BinderState {
       }
       if (
         l.object.type === "Identifier" &&
-        l.object.ctxt === GLOBAL_CTXT &&
+        ctxtOf(l.object) === GLOBAL_CTXT &&
         GLOBAL_NAMES.get(l.object.value) === "global" &&
         prop !== null
       ) {
@@ -374,19 +402,19 @@ export abstract class Binder extends BinderState {
     this.walk(n.right, n);
   }
 
-  protected bindLoopLeft(left: N, right: N) {
-    const pat = left.type === "VariableDeclaration" ? left.declarations[0].id : left;
+  protected bindLoopLeft(left: VariableDeclaration | Pattern, right: Expression) {
+    const pat = left.type === "VariableDeclaration" ? left.declarations[0]!.id : left;
     this.bindPattern(pat, { src: right, taintOnly: true }, NO_PATH);
     if (pat.type !== "Identifier") this.bindPattern(pat, { src: right, path: [null] }, [null]);
   }
 
-  protected visitCall(n: N) {
+  protected visitCall(n: CallExpression | NewExpression) {
     this.calls.push(n);
     const callee = n.callee;
-    const args: N[] = n.arguments ?? [];
+    const args: Argument[] = n.arguments ?? NO_ARGS;
     let fnCallee = callee;
     while (fnCallee.type === "ParenthesisExpression") fnCallee = fnCallee.expression;
-    if (fnCallee.type === "Identifier" && fnCallee.ctxt !== GLOBAL_CTXT) {
+    if (fnCallee.type === "Identifier" && ctxtOf(fnCallee) !== GLOBAL_CTXT) {
       const k = key(fnCallee);
       let l = this.callsByKey.get(k);
       if (!l) this.callsByKey.set(k, (l = []));
@@ -408,11 +436,10 @@ export abstract class Binder extends BinderState {
       )
         this.stdoutWrites.add(callee.span.start);
       for (let i = 0; i < args.length; i++) {
-        const a = args[i].expression;
+        const a = args[i]!.expression;
         if (!isFn(a)) continue;
-        const ps = a.params ?? [];
-        let first = ps[0];
-        if (first?.type === "Parameter") first = first.pat;
+        const ps: readonly ParamNode[] = a.params;
+        const first = ps[0] ? paramPattern(ps[0]) : null;
         if (!first) continue;
         if (prop === "then" || prop === "finally") this.bindPattern(first, { src: callee.object }, NO_PATH);
         else this.bindPattern(first, { src: callee.object, taintOnly: true }, NO_PATH);
@@ -424,16 +451,25 @@ export abstract class Binder extends BinderState {
       if (prop !== null && a0 && ITER_METHODS.has(prop) && isFn(a0)) {
         this.walk(callee, n);
         this.enterLoop("cb", n, callee.object, null);
-        for (let i = 0; i < args.length; i++) this.walk(args[i].expression, n);
+        for (let i = 0; i < args.length; i++) this.walk(args[i]!.expression, n);
         this.loopStack.pop();
         return;
       }
     }
     if (callee.type !== "Import" && callee.type !== "Super") this.walk(callee, n);
     for (let i = 0; i < args.length; i++) {
-      const a = args[i].expression;
+      const a = args[i]!.expression;
       if (!isLocalIdent(a)) this.walk(a, n);
     }
   }
+}
 
+/** A field value the generic walk meets: a node, or swc's wrapper (`{ spread, expression }`) of one. */
+type ChildField = Node | { expression?: Expression };
+
+/** `n` is the object of a member or the callee of a call: it is evaluated with its chain. */
+function isChainLink(parent: WalkedNode, n: MemberExpression): boolean {
+  if (parent.type === "MemberExpression") return parent.object === n;
+  if (parent.type === "CallExpression" || parent.type === "NewExpression") return parent.callee === n;
+  return false;
 }

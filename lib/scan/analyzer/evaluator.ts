@@ -11,16 +11,17 @@ import type {
   HasSpan,
   NewExpression,
   Node,
+  ObjectExpression,
 } from "@swc/types";
-import { GLOBAL_CTXT, type Ident, key, type N, NO_ARGS } from "./ast";
+import { type CallNode, type FnValueNode, GLOBAL_CTXT, type Ident, isClass, key, NO_ARGS, NO_EXPRS } from "./ast";
 import { type Bind, Binder } from "./binder";
 import { CHARS_PER_STEP } from "./budget";
 import { basePathRule, GLOBAL_NAMES, normalizePath, OBJECT_REFS, RULE_CACHE, SENSITIVE_ROOTS } from "./names";
-import { ANY, asStr, payloadView, ref, strLit, union, type V } from "./values";
+import { ANY, asStr, isValue, payloadView, type PropSource, ref, strLit, union, type V } from "./values";
 
 export abstract class Evaluator extends Binder {
   protected abstract loadModule(spec: string, pos: number, stmtPos: number): V;
-  protected abstract applyCall(callee: V, args: N[], n: N, isNew: boolean, argVals?: V[]): V;
+  protected abstract applyCall(callee: V, args: (Expression | null)[], n: CallNode, isNew: boolean, argVals?: V[]): V;
 
   protected evalBind(b: Bind): V {
     if (b.source || b.taintOnly) return ANY;
@@ -32,14 +33,14 @@ export abstract class Evaluator extends Binder {
     return v;
   }
 
-  protected callSites(fn: Node): (CallExpression | NewExpression)[] {
+  protected callSites(fn: FnValueNode): (CallExpression | NewExpression)[] {
     const name = this.fnName.get(fn);
     const byName = name ? this.callsByKey.get(name) : undefined;
     const direct = this.callsByFn.get(fn);
     return byName && direct ? byName.concat(direct) : (byName ?? direct ?? []);
   }
 
-  protected argValue(fn: Node, index: number): V {
+  protected argValue(fn: FnValueNode, index: number): V {
     const sites = this.callSites(fn);
     if (!sites.length) return ANY;
     const vs: V[] = [];
@@ -82,12 +83,11 @@ export abstract class Evaluator extends Binder {
   protected memberBindValue(k: string): V | null {
     const extra = this.binds.get(k);
     if (!extra) return null;
-    const mk = "mb:" + k;
-    const m = this.identMemo.get(mk);
+    const m = this.memberMemo.get(k);
     if (m) return m;
-    this.identMemo.set(mk, ANY); // cycle guard
+    this.memberMemo.set(k, ANY); // cycle guard
     const v = union(extra.map((b) => this.evalBind(b)));
-    this.identMemo.set(mk, v);
+    this.memberMemo.set(k, v);
     return v;
   }
 
@@ -131,7 +131,8 @@ export abstract class Evaluator extends Binder {
         let v = this.member(obj, k, n.span.start);
         // o.p = x assignments seen elsewhere
         if (this.memberBinds > 0 && n.object.type === "Identifier" && k !== null) {
-          const extra = this.memberBindValue(key(n.object as Ident) + "." + k);
+          const root = key(n.object as Ident);
+          const extra = this.memberBindRoots.has(root) ? this.memberBindValue(root + "." + k) : null;
           if (extra) v = union([v, extra]);
         }
         return v;
@@ -337,7 +338,7 @@ export abstract class Evaluator extends Binder {
       case "fn":
         if (k === "constructor") return this.refAt("Function", "fn", pos);
         if (k === "call" || k === "apply" || k === "bind") return { t: "m", recv: obj, name: k };
-        if (obj.node && (obj.node.type === "ClassExpression" || obj.node.type === "ClassDeclaration") && k !== null) {
+        if (isClass(obj.node) && k !== null) {
           for (let _i16 = 0, _a16 = obj.node.body; _i16 < _a16.length; _i16++) {
             const m = _a16[_i16]!;
             if (
@@ -363,9 +364,9 @@ export abstract class Evaluator extends Binder {
   }
 
   /** The known properties of an object value (built from its literal on first use). */
-  protected propsOf(obj: { props?: Map<string, N | V>; node?: N }): Map<string, N | V> {
+  protected propsOf(obj: { props?: Map<string, PropSource>; node?: ObjectExpression }): Map<string, PropSource> {
     if (obj.props) return obj.props;
-    const props = new Map<string, N | V>();
+    const props = new Map<string, PropSource>();
     for (const p of obj.node?.properties ?? []) {
       if (p.type === "KeyValueProperty") {
         const k = p.key.type === "Computed" ? asStr(this.evalExpr(p.key.expression)) : String(p.key.value);
@@ -382,9 +383,9 @@ export abstract class Evaluator extends Binder {
    * property reads the object again (`t = { r: t.r }` through a shared variable) is a cycle: its
    * inner read is unknown, where it would otherwise re-expand to the depth limit, exponentially.
    */
-  protected propValue(x: N | V): V {
-    if (x && typeof x === "object" && "t" in x) return x as V;
-    const node = x as N;
+  protected propValue(x: PropSource): V {
+    if (isValue(x)) return x;
+    const node = x;
     const m = this.override ? undefined : this.propMemo.get(node);
     if (m) return m;
     if (this.propActive.has(node)) return ANY;
@@ -457,7 +458,7 @@ export abstract class Evaluator extends Binder {
     if (ct === "Super") return ANY;
     const callee = this.evalExpr(n.callee);
     // only calls of well-known values and methods look at their arguments
-    if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return this.applyCall(callee, NO_ARGS, n, isNew);
+    if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return this.applyCall(callee, NO_EXPRS, n, isNew);
     const args: (Expression | null)[] = new Array(raw.length);
     for (let i = 0; i < raw.length; i++) args[i] = raw[i]!.spread ? null : raw[i]!.expression;
     return this.applyCall(callee, args, n, isNew);

@@ -2,8 +2,28 @@
 // decoders) and the checks on strings and destinations that reach them.
 import { MAX_TIMER_MS } from "../rules";
 import { decodeProbe, foreignHostIn, hostOfUrl, isOpenVibeHost, longEncodedRun, looksLikeCode } from "../text";
-import type { Expression, PropertyName, StringLiteral, TemplateLiteral } from "@swc/types";
-import { type Ident, key, type N, NO_ARGS } from "./ast";
+import type {
+  Argument,
+  Expression,
+  Node,
+  ObjectExpression,
+  PropertyName,
+  StringLiteral,
+  TemplateLiteral,
+} from "@swc/types";
+import {
+  type CallNode,
+  type FnValueNode,
+  type Ident,
+  isClass,
+  isFnExpr,
+  key,
+  NO_ARGS,
+  type ParamNode,
+  paramPattern,
+  type SrcNode,
+  startOf,
+} from "./ast";
 import { FN_REFS_SAFE_CALL, FS_OPEN, NET_MODULES, OBJECT_REFS, READ_FLAGS } from "./names";
 import {
   ANY,
@@ -22,13 +42,12 @@ import { MAX_FOLDED_CHARS, TooComplex } from "./budget";
 import { ModuleLoads } from "./modules";
 
 export abstract class Sinks extends ModuleLoads {
-  protected abstract tainted(e: N, depth: number): boolean;
-  protected abstract sizeDerived(e: N, depth: number): boolean;
+  protected abstract tainted(e: Node | null | undefined, depth: number): boolean;
+  protected abstract sizeDerived(e: Node | null | undefined, depth: number): boolean;
 
-  protected applyCall(callee: V, args: N[], n: N, isNew: boolean, argVals?: V[]): V {
+  protected applyCall(callee: V, args: (Expression | null)[], n: CallNode, isNew: boolean, argVals?: V[]): V {
     if (callee.t === "fn") {
-      if (isNew && callee.node && (callee.node.type === "ClassExpression" || callee.node.type === "ClassDeclaration"))
-        return callee;
+      if (isNew && isClass(callee.node)) return callee;
       return this.fnResult(callee.node);
     }
     if (callee.t !== "ref" && callee.t !== "m" && callee.t !== "or") return ANY;
@@ -192,12 +211,7 @@ export abstract class Sinks extends ModuleLoads {
       case "Array.from":
       case "Array": {
         const a0 = args[0];
-        const len =
-          a0?.type === "ObjectExpression"
-            ? a0.properties.find((q: N) => q.type === "KeyValueProperty" && q.key.value === "length")?.value
-            : p === "Array"
-              ? a0
-              : null;
+        const len = a0?.type === "ObjectExpression" ? lengthProperty(a0) : p === "Array" ? a0 : null;
         if (len && len.type !== "NumericLiteral" && this.tainted(len, 0) && !this.sizeDerived(len, 0))
           this.report("loop.input", pos, "array sized by input");
         return ANY;
@@ -235,8 +249,10 @@ export abstract class Sinks extends ModuleLoads {
     const v = av;
     if (!FN_REFS_SAFE_CALL.has(p)) {
       for (let i = 0; i < v.length; i++)
-        if (this.isSensitive(v[i]!))
-          this.report("scan.unresolved", args[i]?.span.start ?? pos, "sensitive object passed to " + p);
+        if (this.isSensitive(v[i]!)) {
+          const a = args[i];
+          this.report("scan.unresolved", a ? startOf(a) : pos, "sensitive object passed to " + p);
+        }
     }
     if (p.endsWith(".toString") || p === "String") {
       return ANY;
@@ -244,7 +260,7 @@ export abstract class Sinks extends ModuleLoads {
     return ANY;
   }
 
-  protected applyMethod(m: { recv: V; name: string }, n: N, av: V[]): V {
+  protected applyMethod(m: { recv: V; name: string }, n: CallNode, av: V[]): V {
     const r = m.recv;
     const name = m.name;
     if (name === "call" || name === "apply" || name === "bind") {
@@ -359,12 +375,12 @@ export abstract class Sinks extends ModuleLoads {
   }
 
   /** The numbers a char-code call receives, spread arrays (`...codes`) included; null if any is unknown. */
-  protected charCodes(av: V[], args: N[], n: N): number[] | null {
+  protected charCodes(av: V[], args: (Expression | null)[], n: CallNode): number[] | null {
     const codes: number[] = [];
     const spread = args.some((a) => a === null);
-    const raw: N[] = spread ? (n.arguments ?? NO_ARGS) : NO_ARGS;
+    const raw: Argument[] = spread && "arguments" in n ? (n.arguments ?? NO_ARGS) : NO_ARGS;
     for (let i = 0; i < av.length; i++) {
-      const x = spread && raw[i]?.spread ? this.evalExpr(raw[i].expression) : av[i]!;
+      const x = spread && raw[i]?.spread ? this.evalExpr(raw[i]!.expression) : av[i]!;
       if (x.t === "num") codes.push(x.n);
       else if (spread && raw[i]?.spread && x.t === "arr") {
         for (const y of x.items) {
@@ -383,15 +399,15 @@ export abstract class Sinks extends ModuleLoads {
   }
 
   /** Applies a function value to known arguments (for `.map(c => String.fromCharCode(c ^ 7))`). */
-  protected callWith(f: V, argv: V[], n: N): V {
+  protected callWith(f: V, argv: V[], n: CallNode): V {
     if (f.t === "ref" || f.t === "m") return this.applyCall(f, [], n, false, argv.slice(0, 1));
-    if (f.t !== "fn" || !f.node || (f.node.type !== "ArrowFunctionExpression" && f.node.type !== "FunctionExpression"))
-      return ANY;
+    if (f.t !== "fn" || !isFnExpr(f.node)) return ANY;
     const fn = f.node;
     const ov = new Map<string, V>(this.override ?? []);
-    (fn.params as N[]).forEach((p: N, i: number) => {
-      const id = p.type === "Parameter" ? p.pat : p;
-      if (id.type === "Identifier") ov.set(key(id), argv[i] ?? ANY);
+    const params: readonly ParamNode[] = fn.params;
+    params.forEach((p, i) => {
+      const id = paramPattern(p);
+      if (id?.type === "Identifier") ov.set(key(id), argv[i] ?? ANY);
     });
     const saved = this.override;
     this.override = ov;
@@ -404,16 +420,16 @@ export abstract class Sinks extends ModuleLoads {
     }
   }
 
-  protected fnResult(fn: N): V {
+  protected fnResult(fn: FnValueNode | null): V {
     if (!fn) return ANY;
     const rets = this.fnReturns.get(fn);
     if (!rets || rets.length === 0) return ANY;
-    const memoKey = "ret:" + fn.span.start;
-    const m = this.identMemo.get(memoKey);
+    const memoKey: number = fn.span.start;
+    const m = this.returnMemo.get(memoKey);
     if (m) return m;
-    this.identMemo.set(memoKey, ANY);
+    this.returnMemo.set(memoKey, ANY);
     const v = union(rets.map((r) => this.evalExpr(r)));
-    this.identMemo.set(memoKey, v);
+    this.returnMemo.set(memoKey, v);
     return v;
   }
 
@@ -427,7 +443,7 @@ export abstract class Sinks extends ModuleLoads {
     else if (!isOpenVibeHost(host)) this.report("net.foreign_host", pos, host);
   }
 
-  protected hostOf(e: Expression | null | undefined, depth: number): string | null {
+  protected hostOf(e: SrcNode | null | undefined, depth: number): string | null {
     if (!e || depth > 8) return null;
     const v = this.evalExpr(e);
     if (v.t === "str") return hostOfUrl(v.s) ?? hostOfPrefix(v.s);
@@ -552,4 +568,10 @@ export abstract class Sinks extends ModuleLoads {
 /** The name a literal object key spells (`{ host: … }`, `{ "host": … }`); null when computed or a number. */
 function propertyKey(k: PropertyName): string | null {
   return k.type === "Identifier" || k.type === "StringLiteral" ? k.value : null;
+}
+
+/** The value of a literal `length` key (`Array.from({ length: n })`). */
+function lengthProperty(o: ObjectExpression): Expression | undefined {
+  for (const q of o.properties) if (q.type === "KeyValueProperty" && propertyKey(q.key) === "length") return q.value;
+  return undefined;
 }

@@ -1,11 +1,21 @@
 // Taint from the tool's input (stdin, parsed arguments) and the loops whose length the input sets.
 import type { Argument, Declaration, Expression, HasSpan, IfStatement, Node } from "@swc/types";
-import { childValues, collectComparisons, GLOBAL_CTXT, isFn, key, type Ident, propName } from "./ast";
+import {
+  childValues,
+  collectComparisons,
+  type FnValueNode,
+  GLOBAL_CTXT,
+  isFn,
+  key,
+  type Ident,
+  propName,
+  type SrcNode,
+} from "./ast";
 import { type LoopRec } from "./binder";
 import { Sinks } from "./sinks";
 
 export abstract class TaintAndLoops extends Sinks {
-  private returnTaint = new Map<Node, boolean>();
+  private returnTaint = new Map<FnValueNode, boolean>();
 
   // ---- loops over input --------------------------------------------------------------------
   protected taintKey(k: string): boolean {
@@ -36,7 +46,7 @@ export abstract class TaintAndLoops extends Sinks {
    * returns call the next one twice (`return g()` on both branches) would otherwise re-walk each
    * chain on every path, exponentially.
    */
-  protected returnsTainted(fn: Node): boolean {
+  protected returnsTainted(fn: FnValueNode): boolean {
     const m = this.returnTaint.get(fn);
     if (m !== undefined) return m;
     this.returnTaint.set(fn, false); // cycle guard
@@ -92,11 +102,7 @@ export abstract class TaintAndLoops extends Sinks {
         if (c.type === "Identifier" && (c.value === "readFileSync" || c.value === "readFile")) return true;
         if (c.type === "Identifier" && (c as Ident).ctxt !== GLOBAL_CTXT) {
           const fnv = this.evalExpr(c);
-          if (
-            fnv.t === "fn" &&
-            fnv.node &&
-            (this.fnTouchesInput.has(fnv.node) || this.returnsTainted(fnv.node))
-          )
+          if (fnv.t === "fn" && fnv.node && (this.fnTouchesInput.has(fnv.node) || this.returnsTainted(fnv.node)))
             return true;
         }
         if (c.type !== "Import" && c.type !== "Super" && this.tainted(c, depth + 1)) return true;
@@ -111,7 +117,7 @@ export abstract class TaintAndLoops extends Sinks {
     return false;
   }
 
-  protected accessPath(e: Expression | null | undefined, depth: number): string {
+  protected accessPath(e: SrcNode | null | undefined, depth: number): string {
     if (!e || depth > 10) return "?";
     switch (e.type) {
       case "ParenthesisExpression":
@@ -146,7 +152,7 @@ export abstract class TaintAndLoops extends Sinks {
         return { expr: s.object, lengthish: true };
       if (s.type === "Identifier") {
         const bl = this.binds.get(key(s as Ident));
-        const src: Expression | undefined = bl?.[0]?.src;
+        const src: SrcNode | undefined = bl?.[0]?.src;
         if (src && src.type === "MemberExpression" && (propName(src) === "length" || propName(src) === "size"))
           return { expr: src.object, lengthish: true };
       }

@@ -1,22 +1,29 @@
 // The abstract values the evaluator computes (strings, numbers, well-known references, functions,
 // objects, arrays, unions, unknown) and the small operations on them.
 import { hostOfUrl } from "../text";
-import type { StringLiteral } from "@swc/types";
-import { type N } from "./ast";
+import type { Expression, Identifier, ObjectExpression, StringLiteral } from "@swc/types";
+import { type FnValueNode } from "./ast";
+
+/** An object's known property: the expression (or shorthand name) it is read from, or a value. */
+export type PropSource = Expression | Identifier | V;
 
 // ---- abstract values --------------------------------------------------------------------------
 export type V =
   | { t: "str"; s: string; p?: string; d?: boolean; c?: boolean }
   | { t: "num"; n: number }
   | { t: "ref"; p: string; kids?: Map<string, V> }
-  | { t: "fn"; node: N }
-  | { t: "obj"; props?: Map<string, N | V>; node?: N }
+  | { t: "fn"; node: FnValueNode | null }
+  | { t: "obj"; props?: Map<string, PropSource>; node?: ObjectExpression }
   | { t: "arr"; items: V[] }
   | { t: "m"; recv: V; name: string }
   | { t: "or"; vs: V[] }
   | { t: "any" };
 
 export const ANY: V = { t: "any" };
+/** A property source that is already a value (swc's nodes have `type`, values `t`). */
+export function isValue(x: PropSource): x is V {
+  return "t" in x;
+}
 export function union(vs: V[]): V {
   if (vs.length === 1 && vs[0]!.t !== "or") return vs[0]!;
   const flat: V[] = [];
