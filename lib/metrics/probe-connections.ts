@@ -19,7 +19,8 @@ export function probePool(): pg.Pool {
     const pool = new pg.Pool({
       connectionString: config().DATABASE_URL,
       max: 2,
-      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      // Past the probe's own deadline, so a silent server is reported as that deadline.
+      connectionTimeoutMillis: PROBE_TIMEOUT_MS + 500,
       idleTimeoutMillis: 30_000,
       statement_timeout: PROBE_TIMEOUT_MS,
       query_timeout: PROBE_TIMEOUT_MS + 500,

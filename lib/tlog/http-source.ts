@@ -24,7 +24,11 @@ const schemas = {
 };
 
 export class SourceError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The server was unreachable or answered 5xx/429: the same request may well work in a moment. */
+    readonly transient = false,
+  ) {
     super(message);
     this.name = "SourceError";
   }
@@ -42,6 +46,7 @@ export function httpLogSource(server: string, fetchImpl: typeof fetch = fetch): 
       const cause = (err as Error & { cause?: Error }).cause?.message;
       throw new SourceError(
         `could not reach ${base}${path}: ${(err as Error).message}${cause ? ` (${cause})` : ""}. Is the server running? Check --server.`,
+        true,
       );
     }
     const body = await readCapped(res, maxBytes, path);
@@ -58,7 +63,10 @@ export function httpLogSource(server: string, fetchImpl: typeof fetch = fetch): 
       } catch {
         // Not the registry's JSON error shape: keep the status.
       }
-      throw new SourceError(`${path} answered ${res.status} ${code}: ${message}`);
+      throw new SourceError(
+        `${path} answered ${res.status} ${code}: ${message}`,
+        res.status >= 500 || res.status === 429,
+      );
     }
     return body;
   }

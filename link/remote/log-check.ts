@@ -6,7 +6,7 @@
 // of the process; one that fails is refused (and checked again next time: a log can catch up).
 import path from "node:path";
 import { z } from "zod";
-import { httpLogSource } from "../../lib/tlog/http-source";
+import { httpLogSource, SourceError } from "../../lib/tlog/http-source";
 import { knownLogKey } from "../../lib/tlog/known-logs";
 import { TrustStore } from "../../lib/tlog/trust-store";
 import { verifyVersion, type CheckName, type LogSource } from "../../lib/tlog/verify-version";
@@ -27,6 +27,48 @@ const CODE_OF: Record<CheckName, LogRefusal["code"]> = {
   entries: "run.job.not_in_log",
   inclusion: "run.job.not_in_log",
 };
+
+/** How long a log read is retried while the registry is unreachable or restarting (about 12 s). */
+const REACH_BACKOFF_MS = [250, 500, 1_000, 2_000, 4_000, 4_000];
+
+const isTransient = (err: unknown) => err instanceof SourceError && err.transient;
+
+/**
+ * The source with each read retried while the registry cannot be reached; `unreachable` keeps the
+ * last error that outlasted the retries, so a restart is never taken for a version missing from the log.
+ */
+function reachable(source: LogSource): { source: LogSource; unreachable: () => unknown } {
+  let unreachable: unknown = null;
+  const retried =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await read(...args);
+        } catch (err) {
+          if (!isTransient(err) || attempt >= REACH_BACKOFF_MS.length) {
+            if (isTransient(err)) unreachable = err;
+            throw err;
+          }
+          await new Promise((r) => setTimeout(r, REACH_BACKOFF_MS[attempt]));
+        }
+      }
+    };
+  return {
+    unreachable: () => unreachable,
+    source: {
+      key: retried(() => source.key()),
+      checkpoint: retried(() => source.checkpoint()),
+      consistency: retried((from: number, to: number) => source.consistency(from, to)),
+      inclusion: retried((index: number, size: number) => source.inclusion(index, size)),
+      versionEntries: retried((slug: string, version: string) => source.versionEntries(slug, version)),
+      entries: retried((start: number, end: number) => source.entries(start, end)),
+      listing: retried((slug: string, version: string) => source.listing(slug, version)),
+      document: retried((slug: string, version: string) => source.document(slug, version)),
+      code: retried((slug: string, version: string, sha256: string) => source.code(slug, version, sha256)),
+    },
+  };
+}
 
 const servedListingSchema = z.object({ skill: z.object({ integrity: z.string().max(100) }) });
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -53,10 +95,11 @@ export class LogCheck {
   async check(skill: Skill): Promise<LogRefusal | null> {
     if (this.passed.has(skill.integrity)) return null;
     let servedIntegrity: string | null = null;
+    const reach = reachable(this.source);
     const source: LogSource = {
-      ...this.source,
+      ...reach.source,
       listing: async (slug, version) => {
-        const listing = await this.source.listing(slug, version);
+        const listing = await reach.source.listing(slug, version);
         const read = servedListingSchema.safeParse(listing);
         servedIntegrity = read.success ? read.data.skill.integrity : null;
         return listing;
@@ -89,6 +132,13 @@ export class LogCheck {
         .catch(() => undefined);
     }
     const failed = report.checks.find((c) => !c.ok);
+    const unreachable = reach.unreachable();
+    if ((!report.ok || failed) && unreachable) {
+      return {
+        code: "run.job.log_unverifiable",
+        message: `The transparency log could not be reached: ${messageOf(unreachable)}`,
+      };
+    }
     if (!report.ok || failed) {
       const name = failed?.name ?? "entries";
       return {
