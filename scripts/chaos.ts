@@ -12,6 +12,7 @@ import { SLOW_SCENARIOS } from "./chaos/slow-scenarios";
 import { ownPostgres, ownRedis, type OwnPostgres, type OwnRedis } from "./chaos/stores";
 import { removeTempDirs, tempDir } from "../test/helpers/temp-dir";
 import { stopAll } from "../test/helpers/stack";
+import { ensureBubblewrap, ensureDependencies } from "./provision.mjs";
 
 const RUN_BOUND_MS = 10 * 60_000;
 const SCENARIO_BOUND_MS = 4 * 60_000;
@@ -43,6 +44,10 @@ async function main() {
   const chosen = [...FAST_SCENARIOS, ...(fastOnly ? [] : SLOW_SCENARIOS)].filter(
     (s) => !names.length || names.some((n) => s.name.toLowerCase().includes(n.toLowerCase())),
   );
+  // The scenarios run real Links, compiled and sandboxed: a clean clone has neither link/dist nor,
+  // on a fresh machine, bubblewrap.
+  await ensureDependencies();
+  await ensureBubblewrap();
   const started = Date.now();
   const root = tempDir("chaos");
   console.log(`▸ chaos: ${chosen.length} scenarios, own stores under ${root}`);

@@ -126,7 +126,8 @@ async function claim(
     if (inserted[0]) return { mine: true, id: inserted[0].id };
     const row = await db.idempotencyKey.findUnique({ where: { scope_key: { scope, key } } });
     if (!row) continue;
-    const abandoned = row.status === null && now.getTime() - row.createdAt.getTime() > ABANDONED_AFTER_MS;
+    const abandoned =
+      row.status === null && (releasing.has(row.id) || now.getTime() - row.createdAt.getTime() > ABANDONED_AFTER_MS);
     if (row.expiresAt > now && !abandoned) return { mine: false, row };
     // Expired, or its first request died without an answer: the key starts over.
     await db.idempotencyKey.deleteMany({ where: { id: row.id, createdAt: row.createdAt } });
@@ -166,6 +167,39 @@ function replay(row: Row, requestHash: string): Response {
   });
 }
 
+/** Claims this process gave up but could not yet delete: a retry here takes them over at once. */
+const releasing = new Set<string>();
+
+/** How long a claim whose release failed (the database was away) keeps being released in the background. */
+const RELEASE_RETRY_MS = 60_000;
+
+/**
+ * Frees a claim whose request did nothing to keep. When the database that just failed the request
+ * also refuses the release, it is retried in the background as the database comes back, so a retry
+ * with the same key runs within seconds instead of waiting out ABANDONED_AFTER_MS.
+ */
+async function release(id: string): Promise<void> {
+  const attempt = () =>
+    db.idempotencyKey.deleteMany({ where: { id, status: null } }).then(
+      () => releasing.delete(id) || true,
+      () => false,
+    );
+  if (await attempt()) return;
+  releasing.add(id);
+  const giveUpAt = Date.now() + RELEASE_RETRY_MS;
+  const retry = (delay: number) => {
+    setTimeout(() => {
+      void attempt().then((done) => {
+        if (done) return;
+        if (Date.now() < giveUpAt) return retry(Math.min(delay * 2, 5_000));
+        releasing.delete(id);
+        log.warn("idempotency.release_failed", { id });
+      });
+    }, delay).unref();
+  };
+  retry(250);
+}
+
 /**
  * Runs `handle` once for (principal, key): the first time it runs and its answer is kept; after
  * that the kept answer is replayed. Requests without the header are handled as they are.
@@ -188,12 +222,12 @@ export async function idempotent(
     response = await handle(key);
   } catch (err) {
     // Nothing to replay: the next try with this key runs again (and finds anything it stored).
-    await db.idempotencyKey.delete({ where: { id: claimed.id } }).catch(() => undefined);
+    await release(claimed.id);
     throw err;
   }
   const body = await response.text();
   if (response.status >= 500 || body.length > MAX_KEPT_BODY_CHARS) {
-    await db.idempotencyKey.delete({ where: { id: claimed.id } }).catch(() => undefined);
+    await release(claimed.id);
   } else {
     await db.idempotencyKey
       .update({

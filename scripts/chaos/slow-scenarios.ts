@@ -271,15 +271,17 @@ const postgresRestarts: Scenario = {
         const version = `5.0.${i}`;
         const key = `chaos-pub-${randomBytes(6).toString("hex")}`;
         const prefix = `// chaos ${randomBytes(8).toString("hex")}\n`;
+        let last: (typeof answers)[number] | undefined;
         for (let attempt = 0; attempt < 40; attempt++) {
           const answer = await publishVersion(web.url, ctx.world, "text-tools", version, { key, prefix }).catch(
             (err: Error) => ({ status: 0, body: { error: { code: err.message } }, retryAfter: null }),
           );
-          answers.push({ status: answer.status, retryAfter: answer.retryAfter, code: answer.body.error?.code });
+          last = { status: answer.status, retryAfter: answer.retryAfter, code: answer.body.error?.code };
+          answers.push(last);
           if (answer.status === 201 || answer.status === 200) return version;
           await sleep(1_000);
         }
-        throw new Error(`version ${version} never published`);
+        throw new Error(`version ${version} never published (last answer: ${JSON.stringify(last)})`);
       };
       const publishing = Array.from({ length: 6 }, (_, i) => sleep(i * 150).then(() => publishUntilDone(i)));
       await sleep(300);
