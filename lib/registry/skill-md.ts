@@ -144,7 +144,8 @@ function readResources(files: ReadonlyMap<string, Uint8Array>, errors: ContractE
   return sortResources(out);
 }
 
-function decode(name: string, bytes: Uint8Array, errors: ContractError[]): string | null {
+/** A file's text as import reads it, or null with the reason import refuses it pushed to `errors`. */
+export function decode(name: string, bytes: Uint8Array, errors: ContractError[]): string | null {
   if (bytes.byteLength > RESOURCE_TEXT_MAX_BYTES) {
     errors.push(problem(name, "skill_md.file_too_large", `${name} is over ${RESOURCE_TEXT_MAX_BYTES} bytes; each file of a skill is at most 64 KiB.`));
     return null;

@@ -5,7 +5,13 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadBundle } from "../contracts";
-import { auditSkillDocument, isSkillMdDir, loadInstructionParsers, scanSkillMdFolder, type AuditFinding } from "../instructions";
+import {
+  auditSkillDocument,
+  isSkillMdDir,
+  loadInstructionParsers,
+  scanSkillMdFolder,
+  type AuditFinding,
+} from "../instructions";
 import { scanFolder, type FolderReport } from "./folder";
 import { scanCode, verdictOf, type Net } from "./index";
 
@@ -49,7 +55,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (isSkillMdDir(arg) && !isSkillJsonDir(arg)) {
       const r = scanSkillMdFolder(arg);
       if (r.verdict === "failed" || r.verdict === "invalid") anyFailed = true;
-      io.out(json ? JSON.stringify(r) + "\n" : `${arg}: ${r.verdict}\n${findingLines(r.findings, "  ", true)}`);
+      io.out(
+        json
+          ? JSON.stringify(r) + "\n"
+          : `${arg}: ${r.verdict}\n${errorLines(r.errors)}${findingLines(r.findings, "  ", true)}`,
+      );
       continue;
     }
     let report: Report;
@@ -110,12 +120,14 @@ function scanOneFile(file: string, net: Net): FolderReport {
   };
 }
 
+/** Why a folder does not publish, one line per refusal. */
+function errorLines(errors: readonly { path: string; code: string; message: string }[] | undefined): string {
+  return (errors ?? []).map((e) => `  ${(e.path || "/").padEnd(24)} ${e.code}: ${e.message}\n`).join("");
+}
+
 function describe(r: Report, folder: boolean): string {
   let s = `${r.file}: ${r.verdict}\n`;
-  if (r.errors) {
-    for (const e of r.errors) s += `  ${(e.path || "/").padEnd(24)} ${e.code}: ${e.message}\n`;
-    return s;
-  }
+  if (r.errors) return s + errorLines(r.errors);
   if (!folder) return s + findingLines(r.findings, "  ", false);
   for (const t of r.tools) {
     s += `  tool ${t.name} (net: ${t.net}, entry ${t.entry}): ${t.verdict}\n`;
