@@ -21,6 +21,7 @@ const BENCHES = {
   adversarial: "bench:adversarial",
   tlog: "bench:tlog",
   submit: "bench:submit",
+  load: "bench:load",
 };
 
 async function main() {

@@ -1,0 +1,119 @@
+// `npm run bench:load`: 100 simulated agents, each with "always allow", calling a trivial tool
+// (text-tools word_count) through the REST API for a bounded time, against the route handlers over
+// HTTP with two real local Links (`openvibe-link run`). Prints calls/s, call → result p50/p95/p99,
+// errors, and a ledger check (charges equal finished runs; every balance column equals its ledger).
+// Then the baseline, in the same run: as many trivial runs straight through the Link's sandbox
+// runner, two at a time (one per Link), and the load's throughput as a ratio to it. Budget: 0
+// errors, charges exact, throughput ≥ 70 % of the sandbox alone.
+// `-- --agents N --seconds S` change the load.
+import { copyLocalFolder } from "../link/inputs";
+import { Sandbox } from "../link/sandbox/run";
+import { runBench } from "./app-clients";
+import { pct, startRunFixture, TEXT_TOOLS } from "./run-fixture";
+
+const argAfter = (flag: string, fallback: number) => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const AGENTS = argAfter("--agents", 100);
+const SECONDS = argAfter("--seconds", 30);
+const LINKS = 2;
+const THROUGHPUT_BUDGET = 0.7;
+const INPUT = { text: "one two three" };
+const verdict = (ok: boolean) => (ok ? "holds" : "misses");
+
+/** Runs `count` word_count jobs through `LINKS` warm sandboxes side by side; runs a second. */
+async function sandboxAlone(count: number, limits: { wall_ms: number; mem_bytes: number }): Promise<number> {
+  const job = { net: "deny" as const, limits };
+  const sandboxes = await Promise.all(Array.from({ length: LINKS }, () => Sandbox.create({ warm: true })));
+  await Promise.all(sandboxes.map((s) => s.warmUp(job)));
+  let left = count;
+  const started = performance.now();
+  await Promise.all(
+    sandboxes.map(async (sandbox) => {
+      while (left > 0) {
+        left--;
+        const folder = sandbox.newJobFolder(job);
+        copyLocalFolder(TEXT_TOOLS, folder.files);
+        const result = await sandbox.run({
+          folder,
+          entry: "tools/word-count.js",
+          input: Buffer.from(JSON.stringify(INPUT)),
+          ...job,
+        });
+        sandbox.removeJobFolder(folder);
+        if (result.status !== "ok") throw new Error(`a sandbox-alone run ended ${result.status}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(sandboxes.map((s) => s.close()));
+  return count / seconds;
+}
+
+async function main() {
+  const fixture = await startRunFixture({ name: "load", links: LINKS });
+  try {
+    const { db } = await import("../lib/db");
+    const { ledgerDifferences } = await import("../lib/billing/ledger-check");
+    const tokens: string[] = [];
+    for (let i = 0; i < AGENTS; i++) tokens.push(await fixture.agentToken(`load-${i}`));
+    // one call first, so the Links' first check of the version is not in the measurement
+    const first = await fixture.call(tokens[0]!, INPUT.text);
+    if (first.status !== "succeeded") throw new Error(`the first call ended ${first.status}`);
+
+    const latencies: number[] = [];
+    const errors = new Map<string, number>();
+    const started = performance.now();
+    const until = started + SECONDS * 1000;
+    await Promise.all(
+      tokens.map(async (token) => {
+        while (performance.now() < until) {
+          const t0 = performance.now();
+          const done = await fixture.call(token, INPUT.text).catch((e: unknown) => ({ status: String(e) }));
+          if (done.status === "succeeded") latencies.push(performance.now() - t0);
+          else errors.set(done.status, (errors.get(done.status) ?? 0) + 1);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const callsPerSecond = latencies.length / elapsed;
+    const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
+
+    const finished = await db.runJob.count({
+      where: { userId: fixture.personId, state: { in: ["succeeded", "failed"] } },
+    });
+    const charged = await db.ledgerEntry.groupBy({
+      by: ["jobId"],
+      where: { userId: fixture.personId, kind: "charge", jobId: { not: null } },
+    });
+    const differences = await ledgerDifferences();
+    const chargesExact = charged.length === finished && differences.length === 0;
+    const job = await db.runJob.findFirstOrThrow({ where: { userId: fixture.personId } });
+    const limits = { wall_ms: job.wallMs, mem_bytes: Number(job.memBytes) };
+
+    const alone = await sandboxAlone(Math.max(50, latencies.length), limits);
+    const ratio = callsPerSecond / alone;
+    const fmt = (p: number) => `${pct(latencies, p).toFixed(0)} ms`;
+    console.log(`bench:load — ${AGENTS} agents with "always allow", ${SECONDS} s, ${LINKS} local Links`);
+    console.log(
+      `  calls          ${latencies.length} succeeded in ${elapsed.toFixed(1)} s: ${callsPerSecond.toFixed(1)} calls/s`,
+    );
+    console.log(`  call → result  p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}`);
+    console.log(
+      `  errors         ${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(", ")})` : ""} — ${verdict(errorCount === 0)}`,
+    );
+    console.log(
+      `  ledger         ${charged.length} runs charged, ${finished} runs finished; ${differences.length} balance columns off their ledger — ${verdict(chargesExact)}`,
+    );
+    console.log(`  sandbox alone  ${alone.toFixed(1)} runs/s (${LINKS} side by side, the same trivial tool)`);
+    console.log(
+      `  throughput     ${(ratio * 100).toFixed(0)} % of the sandbox alone (budget ≥ ${THROUGHPUT_BUDGET * 100} %) — ${verdict(ratio >= THROUGHPUT_BUDGET)}`,
+    );
+    process.exitCode = errorCount === 0 && chargesExact && ratio >= THROUGHPUT_BUDGET ? 0 : 1;
+  } finally {
+    await fixture.stop();
+  }
+}
+
+runBench(main);

@@ -1,0 +1,174 @@
+// What bench:run and bench:load stand on: a scratch database and data folder, the Link and agent
+// route handlers over HTTP, text-tools published, installed and always allowed for one person with
+// a balance, and `links` real `openvibe-link run` processes paired to that person and online.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createThrowawayDatabase } from "../test/helpers/test-database";
+import { serveRoutes } from "../test/helpers/route-server";
+import { closeBench } from "./app-clients";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+export const TEXT_TOOLS = path.join(ROOT, "scripts/demo/skills/text-tools");
+const LINK_BIN = path.join(ROOT, "link/bin/openvibe-link.mjs");
+const ONLINE_WAIT_MS = 15_000;
+
+export const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+export type StepAnswer = { id?: string; status: string; wall_ms?: number };
+
+export interface RunFixture {
+  url: string;
+  /** `text-tools@<version>` */
+  skill: string;
+  personId: string;
+  /** A new agent of the person, with a daily allowance no bench reaches; its bearer token. */
+  agentToken(name: string): Promise<string>;
+  /** Submits a word_count call and long-polls it to its end. */
+  call(token: string, text: string): Promise<StepAnswer>;
+  stop(): Promise<void>;
+}
+
+function linkCli(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) =>
+    spawn(process.execPath, [LINK_BIN, ...args], { env, stdio: "ignore" }).on("close", (c) => resolve(c ?? 1)),
+  );
+}
+
+// pending_approval ends a bench call too: with "always allow" it would mean the grant did not hold
+const TERMINAL = new Set([
+  "succeeded",
+  "failed",
+  "expired",
+  "cancelled",
+  "denied",
+  "insufficient_balance",
+  "no_node",
+  "pending_approval",
+]);
+
+export async function startRunFixture(opts: { name: string; links: number }): Promise<RunFixture> {
+  const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
+  const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
+  /* eslint-disable no-restricted-properties */
+  process.env.DATABASE_URL = database.url;
+  process.env.DATA_DIR = dataDir;
+  process.env.REDIS_PREFIX = `bench-${opts.name}:${process.pid}`;
+  process.env.LOG_LEVEL = "error";
+  process.env.AUTH_SECRET ??= "bench-secret-not-for-anything-else-0000";
+  process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
+  /* eslint-enable no-restricted-properties */
+  const links: ChildProcess[] = [];
+  let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;
+  const stop = async () => {
+    await Promise.all(
+      links
+        .filter((l) => l.exitCode === null)
+        .map((l) => {
+          const exited = new Promise((res) => l.once("exit", res));
+          l.kill("SIGTERM");
+          return exited;
+        }),
+    );
+    await server?.close();
+    const { db } = await import("../lib/db");
+    await db.$disconnect();
+    await closeBench({ database, dataDir });
+  };
+  try {
+    const { createUser } = await import("../lib/auth/users");
+    const { loadBundle } = await import("../lib/contracts");
+    const { publishSkill, scanVersion } = await import("../lib/registry");
+    const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
+    const { recordTopUp } = await import("../lib/billing/ledger");
+    const { createAgent, setAllowance } = await import("../lib/agents");
+    const { createPairingCode } = await import("../lib/links");
+    const { db } = await import("../lib/db");
+    const r = (p: string) => import(p);
+    const linkRoute = (method: string, p: string) => ({
+      method,
+      pattern: `/api/link/v1/${p}`,
+      handler: r(`../app/api/link/v1/${p}/route`),
+    });
+    const table = [
+      linkRoute("POST", "pair"),
+      linkRoute("POST", "heartbeat"),
+      linkRoute("POST", "poll"),
+      linkRoute("POST", "jobs/[id]/start"),
+      linkRoute("POST", "jobs/[id]/result"),
+      linkRoute("GET", "jobs/[id]/inputs/[mediaId]"),
+      { method: "POST", pattern: "/api/v1/steps", handler: r("../app/api/v1/steps/route") },
+      { method: "GET", pattern: "/api/v1/steps/[id]", handler: r("../app/api/v1/steps/[id]/route") },
+    ];
+    server = await serveRoutes([
+      ...(await Promise.all(
+        table.map(async (t) => ({ method: t.method, pattern: t.pattern, handler: (await t.handler)[t.method] })),
+      )),
+      // The Link checks a version against the transparency log before its first run.
+      ...(await (await import("../test/helpers/tlog-routes")).tlogRoutes()),
+    ]);
+    const url = server.url;
+
+    const person = await createUser({ email: `${opts.name}@bench.test`, name: "Bench", password: null });
+    const bundle = await loadBundle(TEXT_TOOLS);
+    if (!bundle.ok) throw new Error("text-tools does not load");
+    const published = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
+    await scanVersion(published.versionId);
+    await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
+    await grantAlwaysAllow({ userId: person.id, versionId: published.versionId, tool: "word_count" });
+    await recordTopUp({ userId: person.id, amountMicros: 1_000_000_000n, paymentId: "bench", memo: "bench" });
+
+    for (let i = 0; i < opts.links; i++) {
+      const env = {
+        // eslint-disable-next-line no-restricted-properties -- the Link's own environment, not app configuration
+        PATH: process.env.PATH,
+        OPENVIBE_LINK_HOME: path.join(dataDir, `link-${i}`),
+      } as unknown as NodeJS.ProcessEnv;
+      const { code } = await createPairingCode(person.id);
+      if ((await linkCli(["pair", code, "--server", url, "--name", `bench-${i}`], env)) !== 0)
+        throw new Error("pairing failed");
+      await linkCli(["skills", "on"], env);
+      links.push(spawn(process.execPath, [LINK_BIN, "run"], { env, stdio: "ignore" }));
+    }
+    const deadline = Date.now() + ONLINE_WAIT_MS;
+    while ((await db.link.count({ where: { lastSeenAt: { gt: new Date(Date.now() - 3_000) } } })) < opts.links) {
+      if (Date.now() > deadline) throw new Error(`only some of the ${opts.links} Links came online`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+
+    const skill = `text-tools@${bundle.document.version}`;
+    return {
+      url,
+      skill,
+      personId: person.id,
+      async agentToken(name) {
+        const made = await createAgent(person.id, { name });
+        await setAllowance(person.id, made.agent.id, 1_000_000_000_000n);
+        return made.token;
+      },
+      async call(token, text) {
+        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+        const res = await fetch(`${url}/api/v1/steps`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ skill, tool: "word_count", input: { text } }),
+        });
+        let step = (await res.json()) as StepAnswer;
+        if (!res.ok || !step.id) return { status: `http_${res.status}` };
+        while (!TERMINAL.has(step.status)) {
+          const polled = await fetch(`${url}/api/v1/steps/${step.id}?wait=25`, { headers });
+          if (!polled.ok) return { status: `http_${polled.status}` };
+          step = (await polled.json()) as StepAnswer;
+        }
+        return step;
+      },
+      stop,
+    };
+  } catch (err) {
+    console.error("fixture failed:", err);
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
