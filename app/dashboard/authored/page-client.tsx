@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
+import { LiveNotice } from "@/components/live-notice";
 import type { AuthoredSkill, AuthoredVersion } from "@/lib/registry/authors";
 import styles from "./authored.module.css";
 
@@ -48,7 +49,10 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
         list.map((s) =>
           s.slug !== slug
             ? s
-            : { ...s, versions: s.versions.map((v) => (v.version === version ? { ...v, retiredAt: body.retiredAt } : v)) },
+            : {
+                ...s,
+                versions: s.versions.map((v) => (v.version === version ? { ...v, retiredAt: body.retiredAt } : v)),
+              },
         ),
       );
       setConfirming(null);
@@ -63,9 +67,7 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
   return (
     <>
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p role="status" className={styles.status}>
-        {done}
-      </p>
+      <LiveNotice notice={done} />
       <ul className={styles.skills}>
         {skills.map((s) => (
           <li key={s.slug} className="panel">
@@ -73,7 +75,8 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
               <Link href={`/skills/${s.slug}`}>{s.name}</Link> <span className="mono muted">{s.slug}</span>
             </h2>
             <p className="muted">
-              {s.installs} install{s.installs === 1 ? "" : "s"} · {s.trust === "first_party" ? "First-party" : "Community"}
+              {s.installs} install{s.installs === 1 ? "" : "s"} ·{" "}
+              {s.trust === "first_party" ? "First-party" : "Community"}
             </p>
             <ul className={styles.versions}>
               {s.versions.map((v) => {
@@ -96,10 +99,20 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
                       ) : confirming === key ? (
                         <>
                           <span>Retire {key}? Nobody can install or run it after this.</span>
-                          <button type="button" className="button button-danger" disabled={pending} onClick={() => retire(s.slug, v.version)}>
+                          <button
+                            type="button"
+                            className="button button-danger"
+                            disabled={pending}
+                            onClick={() => retire(s.slug, v.version)}
+                          >
                             Yes, retire
                           </button>
-                          <button type="button" className="button" disabled={pending} onClick={() => setConfirming(null)}>
+                          <button
+                            type="button"
+                            className="button"
+                            disabled={pending}
+                            onClick={() => setConfirming(null)}
+                          >
                             Keep it
                           </button>
                         </>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveNotice } from "@/components/live-notice";
 import { requireUser } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import {
@@ -85,11 +86,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
         <Link href="/dashboard">Dashboard</Link> / My skills
       </p>
       <h1>My skills</h1>
-      {banner ? (
-        <p className="notice" role="status">
-          {banner}
-        </p>
-      ) : null}
+      <LiveNotice notice={banner ?? ""} />
 
       <MySkillsClient initialInstalls={installs} initialGrants={grants} />
 

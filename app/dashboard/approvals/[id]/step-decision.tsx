@@ -6,7 +6,7 @@ import { FormError } from "@/components/form-error";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
 import type { StepCost } from "../consent";
-import { DecisionButtons, postDecision, StepSummary, type Decision } from "../step-card";
+import { DecisionButtons, postDecision, StepLinks, StepSummary, type Decision } from "../step-card";
 
 export type OneStep = StepView;
 
@@ -62,16 +62,9 @@ export function StepDecision({
             {OUTCOME[step.status] ?? (step.status === "pending_approval" ? "This step expired." : step.status)}
             {step.message ? ` ${step.message}` : ""}
           </p>
-          <p className={styles.links}>
-            {step.job ? <Link href={`/dashboard/runs/${encodeURIComponent(step.job.id)}`}>See the run</Link> : null}
-            {step.status === "no_node" ? (
-              <Link href="/dashboard/links" className="button">
-                Run it on my machine
-              </Link>
-            ) : null}
-            {step.status === "insufficient_balance" ? <Link href="/dashboard/balance">Top up your balance</Link> : null}
+          <StepLinks step={step}>
             <Link href="/dashboard/approvals">All approvals</Link>
-          </p>
+          </StepLinks>
         </>
       )}
     </article>
