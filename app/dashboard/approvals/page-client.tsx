@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveNotice } from "@/components/live-notice";
 import { FormError } from "@/components/form-error";
