@@ -47,7 +47,7 @@ export function StepSummary(props: {
         <span className="mono">{step.target}</span>
       </Heading>
       <p className={styles.label}>{step.label}</p>
-      <dl className={styles.facts}>
+      <dl className={`facts ${styles.facts}`}>
         <dt>Agent</dt>
         <dd>{step.agent ?? "an agent that was removed"}</dd>
         <dt>Network</dt>

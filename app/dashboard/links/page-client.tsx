@@ -217,7 +217,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
                     <span className={l.online ? styles.online : styles.offline}>{l.online ? "online" : "offline"}</span>
                   )}
                 </div>
-                <dl className={styles.facts}>
+                <dl className={`facts ${styles.facts}`}>
                   <dt>Last seen</dt>
                   <dd>{when(l.lastSeenAt)}</dd>
                   <dt>Skill runner</dt>

@@ -60,7 +60,7 @@ export function AttestationSection({ runId, attestation }: { runId: string; atte
         <h2 id="attestation-title">Signed result</h2>
         {attestation ? (
           <>
-            <dl className={styles.facts}>
+            <dl className={`facts ${styles.facts}`}>
               <dt>Signed by</dt>
               <dd className="mono">
                 Link {attestation.statement.link_id} ({attestation.key_id.slice(0, 24)}…)

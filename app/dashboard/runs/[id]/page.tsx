@@ -83,7 +83,7 @@ export default async function RunPage({ params }: Props) {
 
       <section className="panel" aria-labelledby="facts-title">
         <h2 id="facts-title">About this run</h2>
-        <dl className={styles.facts}>
+        <dl className={`facts ${styles.facts}`}>
           <dt>Agent</dt>
           <dd>{run.agent ?? "—"}</dd>
           <dt>Ran on</dt>
@@ -109,7 +109,7 @@ export default async function RunPage({ params }: Props) {
 
       <section className="panel" aria-labelledby="timing-title">
         <h2 id="timing-title">Timing</h2>
-        <dl className={styles.facts}>
+        <dl className={`facts ${styles.facts}`}>
           <dt>Queued</dt>
           <dd>{when(run.created_at)}</dd>
           <dt>Placed</dt>
