@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import { FormError } from "@/components/form-error";
 import { LiveNotice } from "@/components/live-notice";
 import type { AuthoredSkill, AuthoredVersion } from "@/lib/registry/authors";
@@ -97,37 +98,25 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
                       {v.retiredAt ? (
                         <span className={styles.retired}>Retired</span>
                       ) : confirming === key ? (
-                        <>
-                          <span>Retire {key}? Nobody can install or run it after this.</span>
-                          <button
-                            type="button"
-                            className="button button-danger"
-                            disabled={pending}
-                            onClick={() => retire(s.slug, v.version)}
-                          >
-                            Yes, retire
-                          </button>
-                          <button
-                            type="button"
-                            className="button"
-                            disabled={pending}
-                            onClick={() => setConfirming(null)}
-                          >
-                            Keep it
-                          </button>
-                        </>
+                        <ConfirmRow
+                          className={styles.versionActions}
+                          label={`Confirm retiring ${key}`}
+                          question={`Retire ${key}? Nobody can install or run it after this.`}
+                          confirm="Yes, retire"
+                          cancel="Keep it"
+                          pending={pending}
+                          onConfirm={() => retire(s.slug, v.version)}
+                          onCancel={() => setConfirming(null)}
+                        />
                       ) : (
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Retire ${key}`}
+                        <AskButton
+                          action="Retire"
+                          name={key}
                           onClick={() => {
                             setConfirming(key);
                             setDone("");
                           }}
-                        >
-                          Retire
-                        </button>
+                        />
                       )}
                     </div>
                   </li>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { FormError } from "@/components/form-error";
+import { LiveNotice } from "@/components/live-notice";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
 import type { StepCost } from "../consent";
@@ -58,10 +59,11 @@ export function StepDecision({
         <DecisionButtons step={step} cost={cost} balanceMicros={balanceMicros} busy={busy} decide={decide} />
       ) : (
         <>
-          <p ref={statusRef} tabIndex={-1} role="status" className={styles.message}>
-            {OUTCOME[step.status] ?? (step.status === "pending_approval" ? "This step expired." : step.status)}
-            {step.message ? ` ${step.message}` : ""}
-          </p>
+          <LiveNotice
+            ref={statusRef}
+            className={styles.message}
+            notice={`${OUTCOME[step.status] ?? (step.status === "pending_approval" ? "This step expired." : step.status)}${step.message ? ` ${step.message}` : ""}`}
+          />
           <StepLinks step={step}>
             <Link href="/dashboard/approvals">All approvals</Link>
           </StepLinks>
