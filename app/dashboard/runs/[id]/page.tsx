@@ -78,7 +78,7 @@ export default async function RunPage({ params }: Props) {
       </p>
       {run.target ? <RunAgain jobId={run.id} /> : null}
       {run.step_message ? (
-        <p className={run.state === "succeeded" ? styles.messageOk : styles.message}>{run.step_message}</p>
+        <p className={run.state === "succeeded" ? "notice" : `notice ${styles.message}`}>{run.step_message}</p>
       ) : null}
 
       <section className="panel" aria-labelledby="facts-title">
