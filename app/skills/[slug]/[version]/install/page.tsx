@@ -13,16 +13,9 @@ import { AppError } from "@/lib/errors";
 import { installPlan, type InstallPlan } from "@/lib/installs";
 import { InstallForm } from "./page-client";
 import styles from "./install.module.css";
+import { decodeParam as decode } from "../../../_components/decode-param";
 
 type Props = { params: Promise<{ slug: string; version: string }> };
-
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const day = (iso: string) => dateFormat.format(new Date(iso));
