@@ -9,6 +9,8 @@ export function ConfirmRow(props: {
   pending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** The way out; "Cancel" unless given */
+  cancel?: string;
   className?: string;
 }) {
   return (
@@ -18,7 +20,7 @@ export function ConfirmRow(props: {
         {props.confirm}
       </button>
       <button type="button" className="button button-quiet" onClick={props.onCancel}>
-        Cancel
+        {props.cancel ?? "Cancel"}
       </button>
     </div>
   );

@@ -4,17 +4,11 @@
 import { limitWords, type CapabilityDiff } from "@/lib/installs/capabilities";
 import styles from "./diff-view.module.css";
 
+type Tone = "wider" | "narrower" | "neutral";
+
 const LIMIT_NAMES = { wall_ms: "time per run", mem_bytes: "memory per run" } as const;
 
-function Group({
-  title,
-  tone,
-  children,
-}: {
-  title: string;
-  tone: "wider" | "narrower" | "neutral";
-  children: React.ReactNode;
-}) {
+function Group({ title, tone, children }: { title: string; tone: Tone; children: React.ReactNode }) {
   return (
     <div className={`${styles.group} ${styles[tone]}`}>
       <h3 className={styles.groupTitle}>{title}</h3>
@@ -22,6 +16,33 @@ function Group({
     </div>
   );
 }
+
+/** A Group of one `<li>` per item, or nothing when there are none. */
+function Items<T>(props: {
+  title: string;
+  tone: Tone;
+  items: readonly T[];
+  keyOf: (item: T) => string;
+  children: (item: T) => React.ReactNode;
+}) {
+  if (!props.items.length) return null;
+  return (
+    <Group title={props.title} tone={props.tone}>
+      {props.items.map((item) => (
+        <li key={props.keyOf(item)}>{props.children(item)}</li>
+      ))}
+    </Group>
+  );
+}
+
+const kindItem = (k: { kind: string; words: string }) => (
+  <>
+    {k.words === k.kind ? null : `${k.words} `}
+    <code>{k.kind}</code>
+  </>
+);
+
+const limitKey = (l: { tool: string; limit: string }) => `${l.tool}-${l.limit}`;
 
 export function DiffView({ diff, grantTools }: { diff: CapabilityDiff; grantTools: string[] }) {
   const verb = diff.direction === "downgrade" ? "Going back" : "Moving";
@@ -50,106 +71,69 @@ export function DiffView({ diff, grantTools }: { diff: CapabilityDiff; grantTool
           </li>
         </Group>
       ) : null}
-      {diff.asksAdded.length ? (
-        <Group title="Its instructions now also ask your agent to" tone="wider">
-          {diff.asksAdded.map((a) => (
-            <li key={a}>{a}</li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.scriptsAdded.length ? (
-        <Group title="New scripts that would run on your own machine, outside the sandbox" tone="wider">
-          {diff.scriptsAdded.map((n) => (
-            <li key={n}>
-              <code>{n}</code>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.kindsAdded.length ? (
-        <Group title="Kinds added" tone="wider">
-          {diff.kindsAdded.map((k) => (
-            <li key={k.kind}>
-              {k.words === k.kind ? null : `${k.words} `}
-              <code>{k.kind}</code>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.toolsAdded.length ? (
-        <Group title="Tools added" tone="wider">
-          {diff.toolsAdded.map((t) => (
-            <li key={t.name}>
-              <code>{t.name}</code>: {t.netWords}, {t.limitsWords}
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.netWidened.length ? (
-        <Group title="Network widened" tone="wider">
-          {diff.netWidened.map((n) => (
-            <li key={n.tool}>
-              <code>{n.tool}</code>: {n.fromWords} → <strong>{n.toWords}</strong>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.limitsRaised.length ? (
-        <Group title="Limits raised" tone="wider">
-          {diff.limitsRaised.map((l) => (
-            <li key={`${l.tool}-${l.limit}`}>
-              <code>{l.tool}</code>: {LIMIT_NAMES[l.limit]} {limitWords(l.limit, l.from)} →{" "}
-              <strong>{limitWords(l.limit, l.to)}</strong>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.toolsRemoved.length ? (
-        <Group title="Tools removed" tone="narrower">
-          {diff.toolsRemoved.map((t) => (
-            <li key={t.name}>
-              <code>{t.name}</code>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.netNarrowed.length ? (
-        <Group title="Network narrowed" tone="narrower">
-          {diff.netNarrowed.map((n) => (
-            <li key={n.tool}>
-              <code>{n.tool}</code>: {n.fromWords} → {n.toWords}
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.limitsLowered.length ? (
-        <Group title="Limits lowered" tone="narrower">
-          {diff.limitsLowered.map((l) => (
-            <li key={`${l.tool}-${l.limit}`}>
-              <code>{l.tool}</code>: {LIMIT_NAMES[l.limit]} {limitWords(l.limit, l.from)} → {limitWords(l.limit, l.to)}
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.kindsRemoved.length ? (
-        <Group title="Kinds removed" tone="narrower">
-          {diff.kindsRemoved.map((k) => (
-            <li key={k.kind}>
-              {k.words === k.kind ? null : `${k.words} `}
-              <code>{k.kind}</code>
-            </li>
-          ))}
-        </Group>
-      ) : null}
-      {diff.codeChanged.length ? (
-        <Group title="Code changed" tone="neutral">
-          {diff.codeChanged.map((t) => (
-            <li key={t}>
-              <code>{t}</code>: different code, scanned again for this version
-            </li>
-          ))}
-        </Group>
-      ) : null}
+      <Items title="Its instructions now also ask your agent to" tone="wider" items={diff.asksAdded} keyOf={(a) => a}>
+        {(a) => a}
+      </Items>
+      <Items
+        title="New scripts that would run on your own machine, outside the sandbox"
+        tone="wider"
+        items={diff.scriptsAdded}
+        keyOf={(n) => n}
+      >
+        {(n) => <code>{n}</code>}
+      </Items>
+      <Items title="Kinds added" tone="wider" items={diff.kindsAdded} keyOf={(k) => k.kind}>
+        {kindItem}
+      </Items>
+      <Items title="Tools added" tone="wider" items={diff.toolsAdded} keyOf={(t) => t.name}>
+        {(t) => (
+          <>
+            <code>{t.name}</code>: {t.netWords}, {t.limitsWords}
+          </>
+        )}
+      </Items>
+      <Items title="Network widened" tone="wider" items={diff.netWidened} keyOf={(n) => n.tool}>
+        {(n) => (
+          <>
+            <code>{n.tool}</code>: {n.fromWords} → <strong>{n.toWords}</strong>
+          </>
+        )}
+      </Items>
+      <Items title="Limits raised" tone="wider" items={diff.limitsRaised} keyOf={limitKey}>
+        {(l) => (
+          <>
+            <code>{l.tool}</code>: {LIMIT_NAMES[l.limit]} {limitWords(l.limit, l.from)} →{" "}
+            <strong>{limitWords(l.limit, l.to)}</strong>
+          </>
+        )}
+      </Items>
+      <Items title="Tools removed" tone="narrower" items={diff.toolsRemoved} keyOf={(t) => t.name}>
+        {(t) => <code>{t.name}</code>}
+      </Items>
+      <Items title="Network narrowed" tone="narrower" items={diff.netNarrowed} keyOf={(n) => n.tool}>
+        {(n) => (
+          <>
+            <code>{n.tool}</code>: {n.fromWords} → {n.toWords}
+          </>
+        )}
+      </Items>
+      <Items title="Limits lowered" tone="narrower" items={diff.limitsLowered} keyOf={limitKey}>
+        {(l) => (
+          <>
+            <code>{l.tool}</code>: {LIMIT_NAMES[l.limit]} {limitWords(l.limit, l.from)} → {limitWords(l.limit, l.to)}
+          </>
+        )}
+      </Items>
+      <Items title="Kinds removed" tone="narrower" items={diff.kindsRemoved} keyOf={(k) => k.kind}>
+        {kindItem}
+      </Items>
+      <Items title="Code changed" tone="neutral" items={diff.codeChanged} keyOf={(t) => t}>
+        {(t) => (
+          <>
+            <code>{t}</code>: different code, scanned again for this version
+          </>
+        )}
+      </Items>
 
       <p className={styles.grants}>
         {grantTools.length ? (

@@ -40,7 +40,9 @@ export function AdminPoolClient({ initial }: { initial: PoolRow[] }) {
       const approvedAt = approve ? new Date().toISOString() : null;
       setRows((list) => list.map((r) => (r.id === row.id ? { ...r, approvedAt } : r)));
       setNotice(
-        approve ? `${row.name} is now an OpenVibe pool machine.` : `${row.name} is out of the pool; it serves only @${row.owner}.`,
+        approve
+          ? `${row.name} is now an OpenVibe pool machine.`
+          : `${row.name} is out of the pool; it serves only @${row.owner}.`,
       );
     } catch {
       setError({ message: "We could not reach the server. Check your connection and try again.", details: [] });
@@ -69,27 +71,15 @@ export function AdminPoolClient({ initial }: { initial: PoolRow[] }) {
                 {r.approvedAt ? `approved ${dateFormat.format(new Date(r.approvedAt))} UTC` : "not approved"}
               </div>
               <div>
-                {r.approvedAt ? (
-                  <button
-                    type="button"
-                    className="button button-danger"
-                    disabled={pending === r.id}
-                    onClick={() => change(r, false)}
-                    aria-label={`Take ${r.name} out of the pool`}
-                  >
-                    Take out of the pool
-                  </button>
-                ) : (
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={pending === r.id}
-                    onClick={() => change(r, true)}
-                    aria-label={`Approve ${r.name} as a pool machine`}
-                  >
-                    Approve as a pool machine
-                  </button>
-                )}
+                <button
+                  type="button"
+                  className={r.approvedAt ? "button button-danger" : "button button-primary"}
+                  disabled={pending === r.id}
+                  onClick={() => change(r, !r.approvedAt)}
+                  aria-label={r.approvedAt ? `Take ${r.name} out of the pool` : `Approve ${r.name} as a pool machine`}
+                >
+                  {r.approvedAt ? "Take out of the pool" : "Approve as a pool machine"}
+                </button>
               </div>
             </li>
           ))}

@@ -2,6 +2,14 @@ import Link from "next/link";
 import { getDefaultProject, requireUser } from "@/lib/auth";
 import { db } from "@/lib/db";
 
+const NAV = [
+  ["/dashboard/approvals", "Approvals"],
+  ["/dashboard/runs", "Runs"],
+  ["/dashboard/agents", "Agents"],
+  ["/dashboard/links", "Links"],
+  ["/dashboard/balance", "Balance"],
+] as const;
+
 export const metadata = { title: "Dashboard" };
 
 export default async function DashboardPage() {
@@ -21,8 +29,8 @@ export default async function DashboardPage() {
           <h2 id="project-title">Your project</h2>
           {project ? (
             <p>
-              <strong>{project.name}</strong> <span className="muted mono">({project.slug})</span> — where your installs,
-              agents and runs live.
+              <strong>{project.name}</strong> <span className="muted mono">({project.slug})</span> — where your
+              installs, agents and runs live.
             </p>
           ) : (
             <p>You have no default project yet.</p>
@@ -31,8 +39,8 @@ export default async function DashboardPage() {
         <section className="panel" aria-labelledby="tokens-title">
           <h2 id="tokens-title">API tokens</h2>
           <p>
-            {activeTokens === 0 ? "No active tokens." : `${activeTokens} active token${activeTokens === 1 ? "" : "s"}.`} Tokens let
-            the <span className="mono">openvibe</span> CLI and your scripts act as you.
+            {activeTokens === 0 ? "No active tokens." : `${activeTokens} active token${activeTokens === 1 ? "" : "s"}.`}{" "}
+            Tokens let the <span className="mono">openvibe</span> CLI and your scripts act as you.
           </p>
           <p>
             <Link href="/dashboard/tokens" className="button">
@@ -44,31 +52,13 @@ export default async function DashboardPage() {
       <nav aria-labelledby="runs-nav-title" className="panel" style={{ marginTop: "1.25rem" }}>
         <h2 id="runs-nav-title">Agents, runs and money</h2>
         <ul className="actions" style={{ listStyle: "none", padding: 0, margin: 0 }}>
-          <li>
-            <Link href="/dashboard/approvals" className="button">
-              Approvals
-            </Link>
-          </li>
-          <li>
-            <Link href="/dashboard/runs" className="button">
-              Runs
-            </Link>
-          </li>
-          <li>
-            <Link href="/dashboard/agents" className="button">
-              Agents
-            </Link>
-          </li>
-          <li>
-            <Link href="/dashboard/links" className="button">
-              Links
-            </Link>
-          </li>
-          <li>
-            <Link href="/dashboard/balance" className="button">
-              Balance
-            </Link>
-          </li>
+          {NAV.map(([href, name]) => (
+            <li key={href}>
+              <Link href={href} className="button">
+                {name}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
     </>

@@ -1,13 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveNotice } from "@/components/live-notice";
 import { FormError } from "@/components/form-error";
 import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
 import { money, type StepCost } from "./consent";
-import { DecisionButtons, postDecision, StepSummary, when, type Decision } from "./step-card";
+import { DecisionButtons, postDecision, StepLinks, StepSummary, when, type Decision } from "./step-card";
 
 export type StepView = {
   id: string;
@@ -143,11 +142,10 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
   return (
     <>
       <LiveNotice notice={announce} />
-      {stale ? (
-        <p className={styles.stale} role="status">
-          We could not refresh this page just now; it will try again with the next change.
-        </p>
-      ) : null}
+      <LiveNotice
+        notice={stale ? "We could not refresh this page just now; it will try again with the next change." : ""}
+        className={styles.stale}
+      />
       <FormError message={error?.message ?? null} details={error?.details} />
 
       <section aria-labelledby="pending-title" className={styles.section}>
@@ -195,17 +193,7 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
                   {s.job?.cost_micros != null ? ` · cost ${money(s.job.cost_micros)}` : ""}
                 </p>
                 {s.message ? <p className={styles.message}>{s.message}</p> : null}
-                <p className={styles.links}>
-                  {s.job ? <Link href={`/dashboard/runs/${encodeURIComponent(s.job.id)}`}>See the run</Link> : null}
-                  {s.status === "no_node" ? (
-                    <Link href="/dashboard/links" className="button">
-                      Run it on my machine
-                    </Link>
-                  ) : null}
-                  {s.status === "insufficient_balance" ? (
-                    <Link href="/dashboard/balance">Top up your balance</Link>
-                  ) : null}
-                </p>
+                <StepLinks step={s} />
               </li>
             ))}
           </ul>

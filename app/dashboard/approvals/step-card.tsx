@@ -1,5 +1,7 @@
 // What an approval card shows of one step (the list's cards and a step's own page): the call, its
 // facts and input, and the decision buttons, with "Top up and approve" when the balance falls short.
+import Link from "next/link";
+import type { ReactNode } from "react";
 import { readApiError } from "@/components/api-error";
 import styles from "./approvals.module.css";
 import { CostFacts, Shortfall, TopUpAndApprove, type StepCost } from "./consent";
@@ -45,7 +47,7 @@ export function StepSummary(props: {
         <span className="mono">{step.target}</span>
       </Heading>
       <p className={styles.label}>{step.label}</p>
-      <dl className={styles.facts}>
+      <dl className={`facts ${styles.facts}`}>
         <dt>Agent</dt>
         <dd>{step.agent ?? "an agent that was removed"}</dd>
         <dt>Network</dt>
@@ -95,5 +97,21 @@ export function DecisionButtons(props: {
       </div>
       <p className="hint">“Always allow” covers exactly this version&apos;s tool; a new version asks again.</p>
     </>
+  );
+}
+
+/** Where to go from a decided step: its run, and the way out of the reason it could not run. */
+export function StepLinks({ step, children }: { step: StepView; children?: ReactNode }) {
+  return (
+    <p className={styles.links}>
+      {step.job ? <Link href={`/dashboard/runs/${encodeURIComponent(step.job.id)}`}>See the run</Link> : null}
+      {step.status === "no_node" ? (
+        <Link href="/dashboard/links" className="button">
+          Run it on my machine
+        </Link>
+      ) : null}
+      {step.status === "insufficient_balance" ? <Link href="/dashboard/balance">Top up your balance</Link> : null}
+      {children}
+    </p>
   );
 }

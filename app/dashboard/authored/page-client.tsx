@@ -3,7 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import { FormError } from "@/components/form-error";
+import { LiveNotice } from "@/components/live-notice";
 import type { AuthoredSkill, AuthoredVersion } from "@/lib/registry/authors";
 import styles from "./authored.module.css";
 
@@ -48,7 +50,10 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
         list.map((s) =>
           s.slug !== slug
             ? s
-            : { ...s, versions: s.versions.map((v) => (v.version === version ? { ...v, retiredAt: body.retiredAt } : v)) },
+            : {
+                ...s,
+                versions: s.versions.map((v) => (v.version === version ? { ...v, retiredAt: body.retiredAt } : v)),
+              },
         ),
       );
       setConfirming(null);
@@ -63,9 +68,7 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
   return (
     <>
       <FormError message={error?.message ?? null} details={error?.details} />
-      <p role="status" className={styles.status}>
-        {done}
-      </p>
+      <LiveNotice notice={done} />
       <ul className={styles.skills}>
         {skills.map((s) => (
           <li key={s.slug} className="panel">
@@ -73,7 +76,8 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
               <Link href={`/skills/${s.slug}`}>{s.name}</Link> <span className="mono muted">{s.slug}</span>
             </h2>
             <p className="muted">
-              {s.installs} install{s.installs === 1 ? "" : "s"} · {s.trust === "first_party" ? "First-party" : "Community"}
+              {s.installs} install{s.installs === 1 ? "" : "s"} ·{" "}
+              {s.trust === "first_party" ? "First-party" : "Community"}
             </p>
             <ul className={styles.versions}>
               {s.versions.map((v) => {
@@ -94,27 +98,25 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
                       {v.retiredAt ? (
                         <span className={styles.retired}>Retired</span>
                       ) : confirming === key ? (
-                        <>
-                          <span>Retire {key}? Nobody can install or run it after this.</span>
-                          <button type="button" className="button button-danger" disabled={pending} onClick={() => retire(s.slug, v.version)}>
-                            Yes, retire
-                          </button>
-                          <button type="button" className="button" disabled={pending} onClick={() => setConfirming(null)}>
-                            Keep it
-                          </button>
-                        </>
+                        <ConfirmRow
+                          className={styles.versionActions}
+                          label={`Confirm retiring ${key}`}
+                          question={`Retire ${key}? Nobody can install or run it after this.`}
+                          confirm="Yes, retire"
+                          cancel="Keep it"
+                          pending={pending}
+                          onConfirm={() => retire(s.slug, v.version)}
+                          onCancel={() => setConfirming(null)}
+                        />
                       ) : (
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Retire ${key}`}
+                        <AskButton
+                          action="Retire"
+                          name={key}
                           onClick={() => {
                             setConfirming(key);
                             setDone("");
                           }}
-                        >
-                          Retire
-                        </button>
+                        />
                       )}
                     </div>
                   </li>

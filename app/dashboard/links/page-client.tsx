@@ -153,7 +153,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
           </button>
         </p>
         {pairing ? (
-          <div className={styles.pairing} role="status" aria-live="polite">
+          <div className={`secret-panel ${styles.pairing}`} role="status" aria-live="polite">
             <p>
               Your pairing code: <strong className={`mono ${styles.code}`}>{pairing.code}</strong>
               <span className="muted"> (expires {when(pairing.expires_at)})</span>
@@ -217,7 +217,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
                     <span className={l.online ? styles.online : styles.offline}>{l.online ? "online" : "offline"}</span>
                   )}
                 </div>
-                <dl className={styles.facts}>
+                <dl className={`facts ${styles.facts}`}>
                   <dt>Last seen</dt>
                   <dd>{when(l.lastSeenAt)}</dd>
                   <dt>Skill runner</dt>

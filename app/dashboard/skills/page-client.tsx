@@ -118,11 +118,11 @@ export function MySkillsClient({
             You have no skills installed. <Link href="/">Browse skills</Link> to find one.
           </p>
         ) : (
-          <ul className={styles.installs}>
+          <ul className="card-list">
             {installs.map((i) => (
               <li
                 key={i.id}
-                className={i.enabled ? styles.install : `${styles.install} ${styles.disabled}`}
+                className={i.enabled ? `card ${styles.install}` : `card ${styles.install} ${styles.disabled}`}
                 data-install-id={i.id}
                 data-slug={i.slug}
                 aria-label={`${i.name} (${i.slug})`}
@@ -200,9 +200,9 @@ export function MySkillsClient({
         {grants.length === 0 ? (
           <p className="empty">No tool runs without asking you.</p>
         ) : (
-          <ul className={styles.grants}>
+          <ul className="card-list">
             {grants.map((g) => (
-              <li key={g.id} className={styles.grant} data-grant-id={g.id}>
+              <li key={g.id} className={`card ${styles.grant}`} data-grant-id={g.id}>
                 <span>
                   <span className="mono">{`${g.slug}@${g.version}`}</span> · tool <code>{g.tool}</code>{" "}
                   <span className="muted">since {when(g.created_at)}</span>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveNotice } from "@/components/live-notice";
 import { requireUser } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import {
@@ -15,6 +16,7 @@ import {
 import { formatBytes } from "@/lib/protocol";
 import { MySkillsClient } from "./page-client";
 import styles from "./skills.module.css";
+import { ColumnHeads } from "@/components/column-heads";
 
 export const metadata = { title: "My skills" };
 
@@ -85,11 +87,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
         <Link href="/dashboard">Dashboard</Link> / My skills
       </p>
       <h1>My skills</h1>
-      {banner ? (
-        <p className="notice" role="status">
-          {banner}
-        </p>
-      ) : null}
+      <LiveNotice notice={banner ?? ""} />
 
       <MySkillsClient initialInstalls={installs} initialGrants={grants} />
 
@@ -137,14 +135,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
                 <caption className={styles.caption}>
                   Tools that ran in the last {days} day{days === 1 ? "" : "s"}
                 </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Skill</th>
-                    <th scope="col">Tool</th>
-                    <th scope="col">Runs</th>
-                    <th scope="col">Last run</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={["Skill", "Tool", "Runs", "Last run"]} />
                 <tbody>
                   {summary.map((r) => (
                     <tr key={`${r.slug}@${r.version} ${r.tool}`}>
@@ -165,16 +156,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
                   Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed
                   it
                 </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Skill</th>
-                    <th scope="col">Host</th>
-                    <th scope="col">Outcome</th>
-                    <th scope="col">Runs</th>
-                    <th scope="col">Up / down</th>
-                    <th scope="col">Last</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={["Skill", "Host", "Outcome", "Runs", "Up / down", "Last"]} />
                 <tbody>
                   {hosts.length === 0 ? (
                     <tr>
@@ -200,17 +182,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
             <div className={styles.tableWrap}>
               <table className={styles.table}>
                 <caption className={styles.caption}>Every run, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Skill</th>
-                    <th scope="col">Tool</th>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Step</th>
-                    <th scope="col">Exit</th>
-                    <th scope="col">Wall time</th>
-                  </tr>
-                </thead>
+                <ColumnHeads names={["Time", "Skill", "Tool", "Agent", "Step", "Exit", "Wall time"]} />
                 <tbody>
                   {audit.steps.map((r) => (
                     <tr key={r.id} data-step-id={r.id}>

@@ -13,6 +13,7 @@ import { asksLine } from "@/lib/registry/plain-words";
 import type { ResourceView, SkillPageData, ToolView } from "@/lib/registry/skill-page";
 import { LogLine } from "./log-line";
 import styles from "./skill-view.module.css";
+import { ColumnHeads } from "@/components/column-heads";
 
 // UTC and a fixed locale so the server's words match whatever the reader's browser is set to.
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
@@ -56,7 +57,8 @@ export function SkillView({ data }: { data: SkillPageData }) {
         {v.retiredAt ? (
           <div className={styles.retired} role="note">
             <p>
-              This version was retired on {day(v.retiredAt)}. It stays readable here, but it can no longer be installed or run.
+              This version was retired on {day(v.retiredAt)}. It stays readable here, but it can no longer be installed
+              or run.
               {data.latest ? (
                 <>
                   {" "}
@@ -93,8 +95,9 @@ export function SkillView({ data }: { data: SkillPageData }) {
         <section className={`panel ${styles.sandbox}`} aria-labelledby="runs-title">
           <h2 id="runs-title">{data.sandboxLine}</h2>
           <p>
-            Its code runs only inside a sandbox on a Link — your own machine first, else a machine OpenVibe offers — with the
-            network limited per tool, never on our servers and never with your secrets. Each run asks for your approval.
+            Its code runs only inside a sandbox on a Link — your own machine first, else a machine OpenVibe offers —
+            with the network limited per tool, never on our servers and never with your secrets. Each run asks for your
+            approval.
           </p>
           <ul className={styles.netList}>
             {data.tools.map((t) => (
@@ -120,13 +123,19 @@ export function SkillView({ data }: { data: SkillPageData }) {
                 <li key={x.name}>
                   <code>{x.name}</code>:{" "}
                   {x.findings.length
-                    ? x.findings.map((f) => `${f.severity === "fail" ? "not allowed" : "flagged"} (line ${f.line}): ${f.message}`).join("; ")
+                    ? x.findings
+                        .map(
+                          (f) => `${f.severity === "fail" ? "not allowed" : "flagged"} (line ${f.line}): ${f.message}`,
+                        )
+                        .join("; ")
                     : "the audit found nothing that needs your attention"}
                 </li>
               ))}
             </ul>
           ) : null}
-          {v.importedFromSkillMd ? <p className={styles.note}>Imported from SKILL.md (an Agent Skills folder).</p> : null}
+          {v.importedFromSkillMd ? (
+            <p className={styles.note}>Imported from SKILL.md (an Agent Skills folder).</p>
+          ) : null}
           <p>
             <a
               className="button"
@@ -181,8 +190,8 @@ export function SkillView({ data }: { data: SkillPageData }) {
       <section aria-labelledby="integrity-title">
         <h2 id="integrity-title">Integrity</h2>
         <p>
-          The hash of this version&apos;s whole content — instructions, resources, code and tools. Any change to any of them
-          changes it.
+          The hash of this version&apos;s whole content — instructions, resources, code and tools. Any change to any of
+          them changes it.
         </p>
         <p className={styles.hash}>
           <code>{v.integrity}</code>
@@ -203,14 +212,7 @@ export function SkillView({ data }: { data: SkillPageData }) {
         <h2 id="versions-title">Versions</h2>
         <div className={styles.tableWrap} tabIndex={0} role="region" aria-labelledby="versions-title">
           <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Published</th>
-                <th scope="col">Scan</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Version", "Published", "Scan", "State"]} />
             <tbody>
               {data.versions.map((x) => (
                 <tr key={x.version} aria-current={x.version === v.version ? "page" : undefined}>
@@ -228,7 +230,9 @@ export function SkillView({ data }: { data: SkillPageData }) {
                   <td>
                     <ScanBadge status={x.status} />
                   </td>
-                  <td>{x.retiredAt ? <span className={styles.retiredBadge}>Retired {day(x.retiredAt)}</span> : "Live"}</td>
+                  <td>
+                    {x.retiredAt ? <span className={styles.retiredBadge}>Retired {day(x.retiredAt)}</span> : "Live"}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -272,14 +276,7 @@ function ToolPanel({ tool: t, findings }: { tool: ToolView; findings: number }) 
         <div className={styles.tableWrap} tabIndex={0} role="region" aria-label={`Arguments of ${t.name}`}>
           <table className={styles.table}>
             <caption className="visually-hidden">Arguments of {t.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Argument</th>
-                <th scope="col">Type</th>
-                <th scope="col">Required</th>
-                <th scope="col">Rules</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={["Argument", "Type", "Required", "Rules"]} />
             <tbody>
               {t.args.map((a) => (
                 <tr key={a.name}>

@@ -3,10 +3,11 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { FormError } from "@/components/form-error";
+import { LiveNotice } from "@/components/live-notice";
 import type { StepView } from "../page-client";
 import styles from "../approvals.module.css";
 import type { StepCost } from "../consent";
-import { DecisionButtons, postDecision, StepSummary, type Decision } from "../step-card";
+import { DecisionButtons, postDecision, StepLinks, StepSummary, type Decision } from "../step-card";
 
 export type OneStep = StepView;
 
@@ -58,20 +59,14 @@ export function StepDecision({
         <DecisionButtons step={step} cost={cost} balanceMicros={balanceMicros} busy={busy} decide={decide} />
       ) : (
         <>
-          <p ref={statusRef} tabIndex={-1} role="status" className={styles.message}>
-            {OUTCOME[step.status] ?? (step.status === "pending_approval" ? "This step expired." : step.status)}
-            {step.message ? ` ${step.message}` : ""}
-          </p>
-          <p className={styles.links}>
-            {step.job ? <Link href={`/dashboard/runs/${encodeURIComponent(step.job.id)}`}>See the run</Link> : null}
-            {step.status === "no_node" ? (
-              <Link href="/dashboard/links" className="button">
-                Run it on my machine
-              </Link>
-            ) : null}
-            {step.status === "insufficient_balance" ? <Link href="/dashboard/balance">Top up your balance</Link> : null}
+          <LiveNotice
+            ref={statusRef}
+            className={styles.message}
+            notice={`${OUTCOME[step.status] ?? (step.status === "pending_approval" ? "This step expired." : step.status)}${step.message ? ` ${step.message}` : ""}`}
+          />
+          <StepLinks step={step}>
             <Link href="/dashboard/approvals">All approvals</Link>
-          </p>
+          </StepLinks>
         </>
       )}
     </article>

@@ -1,21 +1,13 @@
 import { formatBytes, type Attestation, type EgressRecord } from "@/lib/protocol";
 import styles from "./run.module.css";
+import { ColumnHeads } from "@/components/column-heads";
 
 /** "api.example:443, 2.1 KB up, 14 KB down" as rows: every connection the tool tried. */
 function EgressTable({ egress }: { egress: EgressRecord }) {
   if (egress.length === 0) return <p className="empty">This run made no network connections.</p>;
   return (
     <table className={styles.egress} data-testid="egress-table">
-      <thead>
-        <tr>
-          <th scope="col">Host</th>
-          <th scope="col">Address</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Up</th>
-          <th scope="col">Down</th>
-          <th scope="col">Time</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={["Host", "Address", "Outcome", "Up", "Down", "Time"]} />
       <tbody>
         {egress.map((e, i) => (
           <tr key={i} className={e.verdict === "denied" ? styles.blocked : undefined}>
@@ -60,7 +52,7 @@ export function AttestationSection({ runId, attestation }: { runId: string; atte
         <h2 id="attestation-title">Signed result</h2>
         {attestation ? (
           <>
-            <dl className={styles.facts}>
+            <dl className={`facts ${styles.facts}`}>
               <dt>Signed by</dt>
               <dd className="mono">
                 Link {attestation.statement.link_id} ({attestation.key_id.slice(0, 24)}…)

@@ -78,12 +78,12 @@ export default async function RunPage({ params }: Props) {
       </p>
       {run.target ? <RunAgain jobId={run.id} /> : null}
       {run.step_message ? (
-        <p className={run.state === "succeeded" ? styles.messageOk : styles.message}>{run.step_message}</p>
+        <p className={run.state === "succeeded" ? "notice" : `notice ${styles.message}`}>{run.step_message}</p>
       ) : null}
 
       <section className="panel" aria-labelledby="facts-title">
         <h2 id="facts-title">About this run</h2>
-        <dl className={styles.facts}>
+        <dl className={`facts ${styles.facts}`}>
           <dt>Agent</dt>
           <dd>{run.agent ?? "—"}</dd>
           <dt>Ran on</dt>
@@ -109,7 +109,7 @@ export default async function RunPage({ params }: Props) {
 
       <section className="panel" aria-labelledby="timing-title">
         <h2 id="timing-title">Timing</h2>
-        <dl className={styles.facts}>
+        <dl className={`facts ${styles.facts}`}>
           <dt>Queued</dt>
           <dd>{when(run.created_at)}</dd>
           <dt>Placed</dt>

@@ -3,17 +3,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { loadSkillPage } from "@/lib/registry/skill-page";
 import { SkillView } from "../../_components/skill-view";
+import { decodeParam as decode } from "../../_components/decode-param";
 
 type Props = { params: Promise<{ slug: string; version: string }> };
-
-// A semver never holds "%", so decoding a param that is already decoded changes nothing.
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 // Metadata and page read the same data: once per request.
 const load = cache((slug: string, version: string) => loadSkillPage(slug, decode(version)));

@@ -13,16 +13,9 @@ import { AppError } from "@/lib/errors";
 import { installPlan, type InstallPlan } from "@/lib/installs";
 import { InstallForm } from "./page-client";
 import styles from "./install.module.css";
+import { decodeParam as decode } from "../../../_components/decode-param";
 
 type Props = { params: Promise<{ slug: string; version: string }> };
-
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
 
 const dateFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 const day = (iso: string) => dateFormat.format(new Date(iso));
@@ -66,7 +59,7 @@ export default async function InstallPage({ params }: Props) {
       <p className={styles.summary}>{v.summary}</p>
 
       <section
-        className={`${styles.panel} ${community && caps.runs === "sandbox" ? styles.caution : ""}`}
+        className={`panel ${community && caps.runs === "sandbox" ? styles.caution : ""}`}
         aria-labelledby="trust-title"
       >
         <h2 id="trust-title">Who made it</h2>
@@ -85,7 +78,7 @@ export default async function InstallPage({ params }: Props) {
         )}
       </section>
 
-      <section className={styles.panel} aria-labelledby="asks-title">
+      <section className="panel" aria-labelledby="asks-title">
         <h2 id="asks-title">What it asks for</h2>
         <p>
           <strong>{caps.runsWords}.</strong>
@@ -105,7 +98,8 @@ export default async function InstallPage({ params }: Props) {
                     <ul>
                       {own.map((f, i) => (
                         <li key={i}>
-                          <strong>{f.severity === "fail" ? "Not allowed" : "Flagged"}</strong> line {f.line}: {f.message}
+                          <strong>{f.severity === "fail" ? "Not allowed" : "Flagged"}</strong> line {f.line}:{" "}
+                          {f.message}
                         </li>
                       ))}
                     </ul>
@@ -161,7 +155,7 @@ export default async function InstallPage({ params }: Props) {
         </p>
       </section>
 
-      <section className={styles.panel} aria-labelledby="scan-title">
+      <section className="panel" aria-labelledby="scan-title">
         <h2 id="scan-title">What the scan found</h2>
         <p>
           <ScanBadge status={v.status} />{" "}
@@ -199,11 +193,7 @@ export default async function InstallPage({ params }: Props) {
       </section>
 
       {plan.block ? (
-        <section
-          className={`${styles.panel} ${styles.blocked}`}
-          aria-labelledby="blocked-title"
-          data-block={plan.block.code}
-        >
+        <section className={`panel ${styles.blocked}`} aria-labelledby="blocked-title" data-block={plan.block.code}>
           <h2 id="blocked-title">This version cannot be installed</h2>
           <p>
             {plan.block.reason}
@@ -218,7 +208,7 @@ export default async function InstallPage({ params }: Props) {
           ) : null}
         </section>
       ) : plan.installed?.sameVersion && !plan.installed.ackStale ? (
-        <section className={styles.panel} aria-labelledby="installed-title">
+        <section className="panel" aria-labelledby="installed-title">
           <h2 id="installed-title">Installed</h2>
           <p>
             You have {s.slug} {v.version} installed{plan.installed.enabled ? "" : ", disabled"}.{" "}
@@ -228,7 +218,7 @@ export default async function InstallPage({ params }: Props) {
       ) : (
         <>
           {plan.installed && plan.diff ? <DiffView diff={plan.diff} grantTools={plan.installed.grantTools} /> : null}
-          <section className={styles.panel} aria-labelledby="install-title">
+          <section className="panel" aria-labelledby="install-title">
             <h2 id="install-title">
               {plan.installed?.ackStale
                 ? "Confirm the findings again"
