@@ -108,13 +108,18 @@ describe("a token that has only `installs`", () => {
 
 describe("what no token can do", () => {
   it("top up, or list, create or revoke tokens: 403 auth.session_required", async () => {
-    const { token, secret } = await auth.createApiToken(person.id, "everything", { scopes: [...auth.API_TOKEN_SCOPES] });
+    const { token, secret } = await auth.createApiToken(person.id, "everything", {
+      scopes: [...auth.API_TOKEN_SCOPES],
+    });
     const attempts = [
       await routes.topUps.POST(
         request("/api/v1/balance/top-ups", bearer(secret), { amount_micros: "5000000", idempotency_key: "tok-1" }),
         noParams,
       ),
-      await routes.tokens.POST(request("/api/v1/tokens", bearer(secret), { name: "child", scopes: ["agents"] }), noParams),
+      await routes.tokens.POST(
+        request("/api/v1/tokens", bearer(secret), { name: "child", scopes: ["agents"] }),
+        noParams,
+      ),
       await routes.tokens.GET(request("/api/v1/tokens", bearer(secret)), noParams),
       await routes.token.DELETE(request(`/api/v1/tokens/${token.id}`, bearer(secret), undefined, "DELETE"), {
         params: Promise.resolve({ id: token.id }),
@@ -137,7 +142,10 @@ describe("creating a scoped token in the browser", () => {
       noParams,
     );
     expect(res.status).toBe(201);
-    const { token, secret } = (await res.json()) as { token: { id: string; scopes: string[]; expiresAt: string }; secret: string };
+    const { token, secret } = (await res.json()) as {
+      token: { id: string; scopes: string[]; expiresAt: string };
+      secret: string;
+    };
     expect(token.scopes).toEqual(["installs", "runs:read"]);
     const days = (new Date(token.expiresAt).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
@@ -174,8 +182,13 @@ describe("a revoked or expired token", () => {
     expect(await errorOf(res)).toMatchObject({ code: "auth.token_revoked" });
 
     const expiring = await auth.createApiToken(person.id, "expiring", { scopes: ["installs"], expiresInDays: 1 });
-    expect((await routes.installs.GET(request("/api/v1/installs", bearer(expiring.secret)), noParams)).status).toBe(200);
-    await env.db.apiToken.update({ where: { id: expiring.token.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await routes.installs.GET(request("/api/v1/installs", bearer(expiring.secret)), noParams)).status).toBe(
+      200,
+    );
+    await env.db.apiToken.update({
+      where: { id: expiring.token.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     for (const res of [
       await routes.installs.GET(request("/api/v1/installs", bearer(expiring.secret)), noParams),
       await routes.tokens.GET(request("/api/v1/tokens", bearer(expiring.secret)), noParams),
