@@ -41,7 +41,12 @@ async function userFromCookieHeader(cookie: string | null): Promise<SessionUser 
 /** The signed-in person of this request (server components, actions, route handlers), or null. */
 export const getSession = cache(async (): Promise<SessionUser | null> => {
   const jar = await cookies();
-  return userFromCookieHeader(jar.getAll().map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; "));
+  return userFromCookieHeader(
+    jar
+      .getAll()
+      .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
+      .join("; "),
+  );
 });
 
 /** For pages: the signed-in person, or a redirect to /signin that comes back to `nextPath`. */
@@ -88,13 +93,21 @@ function bearerSecret(req: Request): string | null {
  * `auth.required` (401). A valid API token is refused with `auth.session_required` (403).
  */
 export async function sessionPrincipal(req: Request): Promise<Principal> {
-  const secret = bearerSecret(req);
-  if (secret !== null) {
+  // Only a personal API token is answered as one: any other Authorization (a JWT, an agent token)
+  // is ignored here, as it always was, and the cookie alone decides.
+  const secret = /^Bearer\s+(ovp_\S*)\s*$/i.exec(
+    (req.headers.get("authorization") ?? "").slice(0, MAX_AUTHORIZATION_CHARS),
+  )?.[1];
+  if (secret) {
     await verifyApiToken(secret);
-    throw new AppError("auth.session_required", "This needs a browser session: sign in on the site, an API token cannot do it.");
+    throw new AppError(
+      "auth.session_required",
+      "This needs a browser session: sign in on the site, an API token cannot do it.",
+    );
   }
   const user = await userFromCookieHeader(req.headers.get("cookie"));
-  if (!user) throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
+  if (!user)
+    throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
   assertSameOrigin(req);
   return { ...user, via: "session" };
 }
