@@ -1,6 +1,7 @@
 // The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` and
 // `openvibe verify-run RUN.json` for anyone, `openvibe mcp` for agents.
 import { parseArgs } from "node:util";
+import { agentsCreateCommand, installCommand, runsCommand } from "./account";
 import { mcpCommand } from "./mcp";
 import { publishCommand } from "./publish";
 import { verifyMain, VERIFY_USAGE } from "./verify";
@@ -8,6 +9,7 @@ import { verifyRunMain, VERIFY_RUN_USAGE } from "./verify-run";
 
 const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run] [--version X.Y.Z]
        openvibe mcp [--server URL] [--token ova_…]
+       openvibe install SKILL[@VERSION] | agents create NAME | runs [--server URL] [--token TOKEN]
 
   DIR        a skill bundle (skill.json plus its resource files) or an Agent Skills folder (SKILL.md)
   --server   the registry (default: $OPENVIBE_SERVER or http://localhost:3000)
@@ -15,6 +17,10 @@ const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry
              mcp: an agent token (default: $OPENVIBE_AGENT_TOKEN); see the dashboard's Agents page
   --dry-run  validate on the server without publishing
   --version  the version of a SKILL.md folder whose front matter has no metadata.version
+
+  install    install a skill (its latest version unless @VERSION); the token needs \`installs\`
+  agents     create an agent and print its token once; the token needs \`agents\`
+  runs       list your runs, newest first; the token needs \`runs:read\`
 
   mcp        a stdio MCP server for clients that only launch local servers: it forwards every
              message to the registry's /api/mcp as the agent the token belongs to
@@ -51,7 +57,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
   const server = parsed.values.server ?? env.OPENVIBE_SERVER ?? "http://localhost:3000";
   if (command === "mcp" && !dir) return mcpCommand({ server, token: parsed.values.token ?? env.OPENVIBE_AGENT_TOKEN });
-  if (command !== "publish" || !dir || rest.length) {
+  const account =
+    (command === "install" && dir && !rest.length) ||
+    (command === "agents" && dir === "create" && rest.length === 1) ||
+    (command === "runs" && !dir);
+  if (!account && (command !== "publish" || !dir || rest.length)) {
     out.error(USAGE);
     return 2;
   }
@@ -60,6 +70,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     out.error("No API token: pass --token or set OPENVIBE_TOKEN (create one on the dashboard's Tokens page).");
     return 2;
   }
+  if (command === "install" && dir) return installCommand({ server, token }, dir, out);
+  if (command === "agents" && rest[0]) return agentsCreateCommand({ server, token }, rest[0], out);
+  if (command === "runs") return runsCommand({ server, token }, out);
+  if (!dir) return 2;
   return publishCommand(
     {
       dir,

@@ -11,6 +11,7 @@ import { AppError } from "../errors";
 import { verifyApiToken } from "./api-tokens";
 import { sessionCookieName } from "./next-auth";
 import type { Principal, SessionUser } from "./principal";
+import type { ApiTokenScope } from "./scopes";
 import { safeNextPath } from "./next-path";
 import { sessionUser } from "./sessions";
 
@@ -40,7 +41,12 @@ async function userFromCookieHeader(cookie: string | null): Promise<SessionUser 
 /** The signed-in person of this request (server components, actions, route handlers), or null. */
 export const getSession = cache(async (): Promise<SessionUser | null> => {
   const jar = await cookies();
-  return userFromCookieHeader(jar.getAll().map((c) => `${c.name}=${encodeURIComponent(c.value)}`).join("; "));
+  return userFromCookieHeader(
+    jar
+      .getAll()
+      .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
+      .join("; "),
+  );
 });
 
 /** For pages: the signed-in person, or a redirect to /signin that comes back to `nextPath`. */
@@ -70,24 +76,57 @@ function assertSameOrigin(req: Request) {
   }
 }
 
-/** For route handlers: the session's person, or `auth.required` (401). */
+/** The secret of an `Authorization: Bearer …` header, null without the header, `auth.token_invalid` if malformed. */
+function bearerSecret(req: Request): string | null {
+  const authorization = req.headers.get("authorization");
+  if (!authorization) return null;
+  // A token is 47 characters: a longer header is refused before any pattern reads it.
+  const match = authorization.length <= MAX_AUTHORIZATION_CHARS ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  if (!match?.[1]) {
+    throw new AppError("auth.token_invalid", "Send the API token as `Authorization: Bearer ovp_…`.");
+  }
+  return match[1];
+}
+
+/**
+ * For session-only routes (topping up, managing tokens, deciding steps): the session's person, or
+ * `auth.required` (401). A valid API token is refused with `auth.session_required` (403).
+ */
 export async function sessionPrincipal(req: Request): Promise<Principal> {
+  // Only a personal API token is answered as one: any other Authorization (a JWT, an agent token)
+  // is ignored here, as it always was, and the cookie alone decides.
+  const secret = /^Bearer\s+(ovp_\S*)\s*$/i.exec(
+    (req.headers.get("authorization") ?? "").slice(0, MAX_AUTHORIZATION_CHARS),
+  )?.[1];
+  if (secret) {
+    await verifyApiToken(secret);
+    throw new AppError(
+      "auth.session_required",
+      "This needs a browser session: sign in on the site, an API token cannot do it.",
+    );
+  }
   const user = await userFromCookieHeader(req.headers.get("cookie"));
-  if (!user) throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
+  if (!user)
+    throw new AppError("auth.required", "Sign in first (or send an API token as `Authorization: Bearer ovp_…`).");
   assertSameOrigin(req);
   return { ...user, via: "session" };
 }
 
-/** For API routes: a bearer API token when one is sent (and then only it), else the session. */
+/** For API routes any token may call (/me): a bearer API token when one is sent (and then only it), else the session. */
 export async function apiPrincipal(req: Request): Promise<Principal> {
-  const authorization = req.headers.get("authorization");
-  if (authorization) {
-    // A token is 47 characters: a longer header is refused before any pattern reads it.
-    const match = authorization.length <= MAX_AUTHORIZATION_CHARS ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match?.[1]) {
-      throw new AppError("auth.token_invalid", "Send the API token as `Authorization: Bearer ovp_…`.");
+  const secret = bearerSecret(req);
+  return secret === null ? sessionPrincipal(req) : verifyApiToken(secret);
+}
+
+/** For API routes: the session's person, or a bearer API token that has `scope` (else `auth.scope_missing`, 403). */
+export function scopedPrincipal(scope: ApiTokenScope): (req: Request) => Promise<Principal> {
+  return async (req) => {
+    const principal = await apiPrincipal(req);
+    if (principal.via === "token" && !principal.scopes.includes(scope)) {
+      throw new AppError("auth.scope_missing", `This API token lacks the \`${scope}\` scope: create one that has it.`, {
+        details: { scope },
+      });
     }
-    return verifyApiToken(match[1]);
-  }
-  return sessionPrincipal(req);
+    return principal;
+  };
 }

@@ -5,12 +5,23 @@ import { SecretShownOnce } from "@/components/secret-row";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { FormError } from "@/components/form-error";
+import { API_TOKEN_SCOPES, LEGACY_SCOPES, SCOPE_DESCRIPTIONS, type ApiTokenScope } from "@/lib/auth/scopes";
+
+const EXPIRY_CHOICES = [
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "366", label: "1 year" },
+  { value: "never", label: "Never" },
+] as const;
 
 export type TokenRow = {
   id: string;
   name: string;
   prefix: string;
+  scopes: ApiTokenScope[];
   createdAt: string;
+  expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
 };
@@ -25,18 +36,26 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
   const [error, setError] = useState<{ message: string; details: string[] } | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [now] = useState(() => Date.now());
 
   async function create(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formEl = event.currentTarget;
-    const name = String(new FormData(formEl).get("name") ?? "");
+    const form = new FormData(formEl);
+    const name = String(form.get("name") ?? "");
+    const scopes = form.getAll("scope").map(String);
+    const expiry = String(form.get("expiry") ?? "never");
+    if (!scopes.length) {
+      setError({ message: "Pick at least one scope: a token can do only what its scopes name.", details: [] });
+      return;
+    }
     setPending(true);
     setError(null);
     try {
       const res = await fetch("/api/v1/tokens", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name }),
+        body: JSON.stringify({ name, scopes, expires_in_days: expiry === "never" ? null : Number(expiry) }),
       });
       if (res.status !== 201) {
         const e = await readApiError(res);
@@ -78,7 +97,7 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
     <>
       <section className="panel" aria-labelledby="new-token-title">
         <h2 id="new-token-title">Create a token</h2>
-        <form className="form form-inline" onSubmit={create}>
+        <form className="form" onSubmit={create}>
           <div className="field">
             <label htmlFor="token-name">Name</label>
             <input
@@ -93,6 +112,26 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
             <p id="token-name-hint" className="hint">
               Say where it will be used, so you know which one to revoke later.
             </p>
+          </div>
+          <fieldset className="field token-scopes">
+            <legend>Scopes</legend>
+            {API_TOKEN_SCOPES.map((scope) => (
+              <label key={scope} className="checkbox">
+                <input type="checkbox" name="scope" value={scope} defaultChecked={LEGACY_SCOPES.includes(scope)} />{" "}
+                <span className="mono">{scope}</span> — {SCOPE_DESCRIPTIONS[scope]}
+              </label>
+            ))}
+            <p className="hint">No token can top up or manage tokens: those need you signed in here.</p>
+          </fieldset>
+          <div className="field">
+            <label htmlFor="token-expiry">Expires</label>
+            <select id="token-expiry" name="expiry" defaultValue="90">
+              {EXPIRY_CHOICES.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
           </div>
           <button type="submit" className="button button-primary" disabled={pending}>
             Create token
@@ -126,9 +165,15 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
                 <div className="token-main">
                   <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
                   {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+                  {!t.revokedAt && t.expiresAt && Date.parse(t.expiresAt) <= now ? (
+                    <span className="badge badge-danger">expired</span>
+                  ) : null}
+                </div>
+                <div className="token-scopes-list mono" aria-label={`Scopes of ${t.name}`}>
+                  {t.scopes.join(" · ") || "no scopes"}
                 </div>
                 <div className="token-meta muted">
-                  Created {when(t.createdAt)} · last used {when(t.lastUsedAt)}
+                  Created {when(t.createdAt)} · expires {when(t.expiresAt)} · last used {when(t.lastUsedAt)}
                   {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
                 </div>
                 {t.revokedAt ? null : confirming === t.id ? (

@@ -10,7 +10,9 @@ export default async function TokensPage() {
     id: t.id,
     name: t.name,
     prefix: t.prefix,
+    scopes: t.scopes,
     createdAt: t.createdAt.toISOString(),
+    expiresAt: t.expiresAt?.toISOString() ?? null,
     lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
     revokedAt: t.revokedAt?.toISOString() ?? null,
   }));

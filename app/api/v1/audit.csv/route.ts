@@ -1,10 +1,10 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
 import { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN, auditCsv } from "@/lib/installs";
 
 /** The audit of the last `days` days as a CSV file. */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("runs:read"),
   query: z.object({
     days: z.coerce.number().int().min(AUDIT_DAYS_MIN).max(AUDIT_DAYS_MAX).default(AUDIT_DAYS_DEFAULT),
   }),

@@ -1,4 +1,4 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
 import {
   AUDIT_DAYS_DEFAULT,
@@ -11,7 +11,7 @@ import {
 
 /** Which tools of which skill ran in the last `days` days, newest first, paged by `cursor`; the hosts they tried. */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("runs:read"),
   query: z.object({
     days: z.coerce.number().int().min(AUDIT_DAYS_MIN).max(AUDIT_DAYS_MAX).default(AUDIT_DAYS_DEFAULT),
     cursor: z.string().max(200).optional(),

@@ -1,4 +1,4 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { accountOf } from "@/lib/billing/ledger";
 import { formatMicros } from "@/lib/billing/rates";
 import { ledgerFilterFromQuery, ledgerRowJson, listLedger } from "@/lib/billing/usage";
@@ -8,7 +8,7 @@ const param = z.string().max(100).optional();
 
 /** The person's Balance (and what unsettled runs hold of it) and one page of their ledger (filters: kind, from/to days, skill, agent). */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("billing:read"),
   query: z.object({ kind: param, from: param, to: param, skill: param, agent: param, cursor: param, limit: param }),
   handler: async ({ principal, query }) => {
     const filter = ledgerFilterFromQuery(query);

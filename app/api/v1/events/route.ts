@@ -1,4 +1,4 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { personEventStream } from "@/lib/events/person-stream";
 import { route } from "@/lib/http/route";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** The signed-in person's live events as Server-Sent Events (`Last-Event-ID` replays what was missed). */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("runs:read"),
   handler: async ({ req, principal }) => {
     if (!/(^|[\s,])text\/event-stream($|[\s,;])/.test(req.headers.get("accept") ?? "")) {
       throw new AppError("request.not_acceptable", "This is an event stream: send `Accept: text/event-stream`.");

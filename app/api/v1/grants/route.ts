@@ -1,9 +1,9 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route } from "@/lib/http/route";
 import { listGrants } from "@/lib/installs";
 
 /** The person's active "always allow" grants, one per skill version and tool. */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   handler: async ({ principal }) => ({ grants: await listGrants(principal.userId) }),
 });

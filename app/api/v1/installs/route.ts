@@ -1,15 +1,15 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
 import { installSkill, listInstalls } from "@/lib/installs";
 
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   handler: async ({ principal }) => ({ installs: await listInstalls(principal.userId) }),
 });
 
 /** Installs a version, or moves the person's install of that skill to it (upgrade or downgrade). */
 export const POST = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   body: z.object({
     slug: z.string().min(1).max(64),
     version: z.string().min(1).max(128),

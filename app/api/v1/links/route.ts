@@ -1,8 +1,8 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route } from "@/lib/http/route";
 import { listLinks } from "@/lib/links";
 
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("links"),
   handler: async ({ principal }) => ({ links: await listLinks(principal.userId) }),
 });

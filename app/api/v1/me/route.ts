@@ -6,5 +6,6 @@ export const GET = route({
   handler: async ({ principal }) => ({
     user: { id: principal.userId, email: principal.email, name: principal.name, handle: principal.handle },
     via: principal.via,
+    ...(principal.via === "token" ? { scopes: principal.scopes } : {}),
   }),
 });

@@ -1,10 +1,10 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
 import { LIST_QUERY, listRuns, runFilterFromQuery, runJson } from "@/lib/runs";
 
 /** The person's runs, newest first, in keyset pages (`cursor`), filtered by skill, tool, agent, status and UTC days. */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("runs:read"),
   query: z.object(LIST_QUERY),
   handler: async ({ principal, query }) => {
     const page = await listRuns(principal.userId, runFilterFromQuery(query));

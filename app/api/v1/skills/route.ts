@@ -1,9 +1,9 @@
-import { apiPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
 import { publishFromRequest } from "@/lib/registry/publish-request";
 
 export const POST = route({
-  auth: apiPrincipal,
+  auth: scopedPrincipal("skills:publish"),
   rateLimit: "publish",
   query: z.object({
     dry_run: z.enum(["0", "1", "true", "false"]).optional(),

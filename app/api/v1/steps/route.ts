@@ -1,5 +1,5 @@
 import { agentPrincipal } from "@/lib/agents";
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { json, route, z } from "@/lib/http/route";
 import { LIST_QUERY } from "@/lib/runs";
 import { createSkillRunStep } from "@/lib/steps";
@@ -19,7 +19,7 @@ export const POST = route({
  * (skill, tool, agent, status, UTC days), `?pending=1` for those waiting on them.
  */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("runs:read"),
   query: z.object({ ...LIST_QUERY, pending: z.enum(["0", "1"]).optional() }),
   handler: async ({ principal, query }) => {
     const page = await listStepsPage(principal.userId, stepFilterFromQuery(query));

@@ -1,8 +1,8 @@
 import { revokeAgent } from "@/lib/agents";
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route } from "@/lib/http/route";
 
 export const DELETE = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("agents"),
   handler: async ({ principal, params }) => revokeAgent(principal.userId, params.id ?? ""),
 });

@@ -1,10 +1,10 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { dayText, usageByDay, usageJson, usageRange } from "@/lib/billing/usage";
 import { route, z } from "@/lib/http/route";
 
 /** What runs cost per UTC day, per skill and per agent (`?from=YYYY-MM-DD&to=YYYY-MM-DD`). */
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("billing:read"),
   query: z.object({ from: z.string().max(10).optional(), to: z.string().max(10).optional() }),
   handler: async ({ principal, query }) => {
     const range = usageRange(query);

@@ -1,9 +1,9 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route } from "@/lib/http/route";
 import { revokeGrant } from "@/lib/installs";
 
 export const DELETE = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   handler: async ({ principal, params }) => ({
     grant: await revokeGrant({ userId: principal.userId, grantId: params.id ?? "" }),
   }),

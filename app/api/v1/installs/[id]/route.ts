@@ -1,15 +1,15 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route, z } from "@/lib/http/route";
 import { getInstall, setInstallEnabled, uninstallSkill } from "@/lib/installs";
 
 export const GET = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   handler: async ({ principal, params }) => ({ install: await getInstall(principal.userId, params.id ?? "") }),
 });
 
 /** Enable or disable: a disabled skill's tools cannot be called, from the next call on. */
 export const PATCH = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   body: z.object({ enabled: z.boolean() }),
   handler: async ({ principal, params, body }) => ({
     install: await setInstallEnabled({ userId: principal.userId, installId: params.id ?? "", enabled: body.enabled }),
@@ -17,6 +17,6 @@ export const PATCH = route({
 });
 
 export const DELETE = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("installs"),
   handler: async ({ principal, params }) => uninstallSkill({ userId: principal.userId, installId: params.id ?? "" }),
 });

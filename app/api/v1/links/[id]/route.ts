@@ -1,8 +1,8 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { route } from "@/lib/http/route";
 import { revokeLink } from "@/lib/links";
 
 export const DELETE = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("links"),
   handler: async ({ principal, params }) => revokeLink(principal.userId, params.id ?? ""),
 });

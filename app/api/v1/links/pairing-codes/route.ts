@@ -1,10 +1,10 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { config } from "@/lib/config/env.mjs";
 import { json, route } from "@/lib/http/route";
 import { createPairingCode } from "@/lib/links";
 
 export const POST = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("links"),
   handler: async ({ principal, requestId }) => {
     const { code, expiresAt } = await createPairingCode(principal.userId);
     const command = `npx openvibe-link pair ${code} --server ${config().APP_URL}`;

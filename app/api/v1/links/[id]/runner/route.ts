@@ -1,11 +1,11 @@
-import { sessionPrincipal } from "@/lib/auth";
+import { scopedPrincipal } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
 import { route, z } from "@/lib/http/route";
 import { turnRunnerOff } from "@/lib/links";
 
 /** The dashboard turns a Link's skill runner off. Never on: that is the machine owner's `openvibe-link skills on`. */
 export const POST = route({
-  auth: sessionPrincipal,
+  auth: scopedPrincipal("links"),
   body: z.object({ runner: z.enum(["on", "off"]) }),
   handler: async ({ principal, params, body }) => {
     if (body.runner === "on") {
