@@ -14,7 +14,7 @@ export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
 /** What each scope allows, as the tokens page and README show it. */
 export const SCOPE_DESCRIPTIONS: { readonly [S in ApiTokenScope]: string } = {
-  "skills:read": "Read your account (/api/v1/me) and your skills",
+  "skills:read": "Read your skills (any token may read /api/v1/me)",
   "skills:publish": "Publish and retire skill versions",
   installs: "Install, update and uninstall skills; list and revoke always-allow grants",
   agents: "Create, list and revoke agents; set their allowances",
