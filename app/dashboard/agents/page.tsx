@@ -5,6 +5,7 @@ import { agentSpentToday } from "@/lib/billing/allowance";
 import { config } from "@/lib/config/env.mjs";
 import { agentConnections } from "@/lib/oauth";
 import { AgentsClient, type AgentRow } from "./page-client";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Agents" };
 export const dynamic = "force-dynamic";
@@ -29,18 +30,15 @@ export default async function AgentsPage() {
   );
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Agents
-      </p>
-      <h1>Agents</h1>
+      <DashboardTitle title="Agents" />
       <p>
         An agent calls your installed skills&apos; tools with its own token (<code>Authorization: Bearer ova_…</code>).
         Each run it asks for waits on <Link href="/dashboard/approvals">your approval</Link> unless you chose “always
         allow”. Its allowance is what it may spend per day (UTC) when it acts on its own.
       </p>
       <p>
-        Agents that speak MCP connect to <code>{config().APP_URL.replace(/\/+$/, "")}/api/mcp</code>: by URL alone (they sign in
-        and you choose the agent), or with the agent&apos;s token. Each agent below has the blocks to paste.
+        Agents that speak MCP connect to <code>{config().APP_URL.replace(/\/+$/, "")}/api/mcp</code>: by URL alone (they
+        sign in and you choose the agent), or with the agent&apos;s token. Each agent below has the blocks to paste.
       </p>
       <AgentsClient agents={rows} appUrl={config().APP_URL} />
     </>

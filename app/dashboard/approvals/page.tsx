@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { requireUser } from "@/lib/auth";
 import { approvalsView } from "@/lib/steps/approvals-view";
 import { ApprovalsClient, type ApprovalsData } from "./page-client";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Approvals" };
 export const dynamic = "force-dynamic";
@@ -15,10 +15,7 @@ export default async function ApprovalsPage() {
   const data = await approvalsView(user.userId);
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Approvals
-      </p>
-      <h1>Approvals</h1>
+      <DashboardTitle title="Approvals" />
       <p>
         When one of your agents wants to run a skill&apos;s code, it asks here first. The code runs in a sandbox on one
         of your Links (or a pool machine), never on our servers. This page updates by itself.

@@ -3,6 +3,7 @@ import { requireUser } from "@/lib/auth";
 import { listAuthored } from "@/lib/registry/authors";
 import { LiveRefresh } from "@/components/live-refresh";
 import { AuthoredClient } from "./page-client";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Your skills" };
 
@@ -11,10 +12,7 @@ export default async function AuthoredPage() {
   const skills = await listAuthored(user.userId);
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Your skills
-      </p>
-      <h1>Your skills</h1>
+      <DashboardTitle title="Your skills" />
       <p>
         Every version you published, with the scan&apos;s verdict. Retiring a version is the way back from a mistake: it
         stays readable, but nobody can install or run it again. Your public page is{" "}

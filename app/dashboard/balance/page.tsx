@@ -10,6 +10,7 @@ import styles from "./balance.module.css";
 import { TopUpForm } from "./page-client";
 import { ReturnToStep } from "./return-to-step";
 import { UsageChart } from "./usage-chart";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Balance" };
 export const dynamic = "force-dynamic";
@@ -43,10 +44,7 @@ export default async function BalancePage({ searchParams }: Props) {
 
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Balance
-      </p>
-      <h1>Balance</h1>
+      <DashboardTitle title="Balance" />
       <ReturnToStep userId={user.userId} stepId={q.step} />
 
       <section className={`panel ${styles.balancePanel}`} aria-labelledby="balance-title">

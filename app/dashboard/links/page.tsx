@@ -1,8 +1,8 @@
-import Link from "next/link";
 import { requireUser } from "@/lib/auth";
 import { listLinks } from "@/lib/links";
 import { projectPoolChoices } from "@/lib/runs";
 import { LinksClient, type LinkRow } from "./page-client";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Links" };
 export const dynamic = "force-dynamic";
@@ -24,10 +24,7 @@ export default async function LinksPage() {
   }));
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Links
-      </p>
-      <h1>Links</h1>
+      <DashboardTitle title="Links" />
       <p>
         A Link is a machine of yours that runs skills&apos; code in a sandbox. Runs go to your own Links first (they
         cost less), then to OpenVibe&apos;s pool, if you allow it below. Your Links run only your jobs. A Link signs

@@ -6,6 +6,7 @@ import { listRuns, runFacets, runFilterFromQuery, RUN_STATES, type RunFilter } f
 import list from "@/components/data-table.module.css";
 import { DateRange, FilterButtons, FilterProblem, FilterSelect, SkillAgentSelects } from "@/components/list-filters";
 import styles from "./runs.module.css";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
@@ -61,10 +62,7 @@ export default async function RunsPage({ searchParams }: Props) {
 
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / Runs
-      </p>
-      <h1>Runs</h1>
+      <DashboardTitle title="Runs" />
       <p>
         Every run of your projects&apos; skills: which tool, for which agent, where it ran, how long it took and what it
         cost. Open one to see its input, output and error output.

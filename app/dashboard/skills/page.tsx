@@ -17,6 +17,7 @@ import { formatBytes } from "@/lib/protocol";
 import { MySkillsClient } from "./page-client";
 import styles from "./skills.module.css";
 import { ColumnHeads } from "@/components/column-heads";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "My skills" };
 
@@ -83,10 +84,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
 
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / My skills
-      </p>
-      <h1>My skills</h1>
+      <DashboardTitle title="My skills" />
       <LiveNotice notice={banner ?? ""} />
 
       <MySkillsClient initialInstalls={installs} initialGrants={grants} />

@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { listApiTokens, requireUser } from "@/lib/auth";
 import { TokensClient, type TokenRow } from "./page-client";
+import { DashboardTitle } from "@/components/dashboard-title";
 
 export const metadata = { title: "API tokens" };
 
@@ -18,10 +18,7 @@ export default async function TokensPage() {
   }));
   return (
     <>
-      <p className="breadcrumb">
-        <Link href="/dashboard">Dashboard</Link> / API tokens
-      </p>
-      <h1>API tokens</h1>
+      <DashboardTitle title="API tokens" />
       <p>
         A token lets the <span className="mono">openvibe</span> CLI or your own scripts call the API as you. Send it as{" "}
         <code>Authorization: Bearer ovp_…</code>. Treat it like a password; revoke it the moment you stop using it.
