@@ -88,7 +88,7 @@ export function AuthoredClient({ skills: initial }: { skills: AuthoredSkill[] })
                       <Link href={`/skills/${s.slug}/${v.version}`} className="mono">
                         {v.version}
                       </Link>{" "}
-                      <span className={`${styles.verdict} ${styles[v.status] ?? ""}`}>{VERDICT[v.status]}</span>{" "}
+                      <span className={`pill ${styles.verdict} ${styles[v.status] ?? ""}`}>{VERDICT[v.status]}</span>{" "}
                       <span className="muted">
                         {findingsWords(v)} · published {day(v.publishedAt)}
                         {v.retiredAt ? ` · retired ${day(v.retiredAt)}` : ""}

@@ -125,7 +125,7 @@ export default async function RunsPage({ searchParams }: Props) {
                     {r.ran_on ?? "not placed"}
                   </td>
                   <td data-label="Status">
-                    <span className={`${styles.state} ${styles[`state_${r.state}`] ?? ""}`}>
+                    <span className={`pill ${styles.state} ${styles[`state_${r.state}`] ?? ""}`}>
                       {STATE_WORDS[r.state]}
                     </span>
                   </td>

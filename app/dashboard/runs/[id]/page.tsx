@@ -63,7 +63,7 @@ export default async function RunPage({ params }: Props) {
         Run <span className="mono">{run.target ?? run.id}</span>
       </h1>
       <p>
-        <span className={`${styles.state} ${styles[`state_${run.state}`] ?? ""}`}>
+        <span className={`pill ${styles.state} ${styles[`state_${run.state}`] ?? ""}`}>
           {STATE_WORDS[run.state] ?? run.state}
         </span>
         {run.result_status && run.result_status !== run.state ? (
