@@ -1,5 +1,6 @@
 import { createApiToken, listApiTokens, sessionPrincipal } from "@/lib/auth";
-import { json, route, z } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
+import { tokenCreateBody } from "@/lib/openapi/schemas";
 
 export const GET = route({
   auth: sessionPrincipal,
@@ -8,7 +9,7 @@ export const GET = route({
 
 export const POST = route({
   auth: sessionPrincipal,
-  body: z.object({ name: z.string().trim().min(1, "Name the token.").max(64, "A token name is at most 64 characters.") }),
+  body: tokenCreateBody,
   handler: async ({ principal, body, requestId }) => {
     const { token, secret } = await createApiToken(principal.userId, body.name);
     return json({ token, secret }, 201, requestId);
