@@ -5,13 +5,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import { db } from "../db";
 import type { Principal } from "./principal";
+import { MAX_TOKEN_DAYS } from "./scopes";
 import { recordAudit } from "../audit";
 import { LEGACY_SCOPES, normalizeScopes, type ApiTokenScope } from "./scopes";
 
 export const API_TOKEN_PREFIX = "ovp_";
 const SECRET_PATTERN = /^ovp_[A-Za-z0-9_-]{43}$/;
 export const MAX_ACTIVE_TOKENS = 50;
-export const MAX_TOKEN_DAYS = 366;
+export { MAX_TOKEN_DAYS };
 // A token used in a burst should not cost a database write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
 

@@ -34,3 +34,6 @@ export function isApiTokenScope(value: string): value is ApiTokenScope {
 export function normalizeScopes(scopes: readonly string[]): ApiTokenScope[] {
   return API_TOKEN_SCOPES.filter((s) => scopes.includes(s));
 }
+
+/** The longest a personal API token may live. */
+export const MAX_TOKEN_DAYS = 366;

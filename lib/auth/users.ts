@@ -10,7 +10,13 @@ import { recordAudit } from "../audit";
 
 export { HANDLE_PATTERN, handleBase, normalizeEmail } from "./handles";
 
-export type CreateUserInput = { email: string; name: string; handle?: string; password?: string | null; image?: string | null };
+export type CreateUserInput = {
+  email: string;
+  name: string;
+  handle?: string;
+  password?: string | null;
+  image?: string | null;
+};
 export type PublicUser = { id: string; email: string; name: string; handle: string };
 
 function isUniqueViolation(err: unknown): boolean {
@@ -19,7 +25,9 @@ function isUniqueViolation(err: unknown): boolean {
 
 async function freeHandle(base: string): Promise<string> {
   const taken = new Set(
-    (await db.user.findMany({ where: { handle: { startsWith: base } }, select: { handle: true } })).map((u) => u.handle),
+    (await db.user.findMany({ where: { handle: { startsWith: base } }, select: { handle: true } })).map(
+      (u) => u.handle,
+    ),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; n < 10_000; n++) {
@@ -41,14 +49,19 @@ export async function createUser(input: CreateUserInput): Promise<PublicUser> {
   if (input.handle !== undefined) {
     explicit = input.handle.trim().toLowerCase();
     if (!HANDLE_PATTERN.test(explicit) || RESERVED_HANDLES.has(explicit)) {
-      throw new AppError("request.invalid", "A handle is 1-30 lowercase letters, digits or inner hyphens, and not a reserved word.", {
-        details: [{ path: "/handle", message: "invalid handle" }],
-      });
+      throw new AppError(
+        "request.invalid",
+        "A handle is 1-30 lowercase letters, digits or inner hyphens, and not a reserved word.",
+        {
+          details: [{ path: "/handle", message: "invalid handle" }],
+        },
+      );
     }
   }
   const hash = input.password ? await hashPassword(input.password) : null;
   if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
-  if (explicit && (await db.user.findUnique({ where: { handle: explicit }, select: { id: true } }))) throw handleTaken(explicit);
+  if (explicit && (await db.user.findUnique({ where: { handle: explicit }, select: { id: true } })))
+    throw handleTaken(explicit);
 
   const base = explicit ?? handleBase(input.name.trim() ? input.name : (email.split("@")[0] ?? ""));
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -60,14 +73,21 @@ export async function createUser(input: CreateUserInput): Promise<PublicUser> {
           select: { id: true, email: true, name: true, handle: true },
         });
         await tx.project.create({ data: { ownerId: user.id, name: "Default", slug: "default", isDefault: true } });
-        await recordAudit(tx, { userId: user.id, actor: `user:${user.id}`, action: "user.created", subjectType: "user", subjectId: user.id });
+        await recordAudit(tx, {
+          userId: user.id,
+          actor: `user:${user.id}`,
+          action: "user.created",
+          subjectType: "user",
+          subjectId: user.id,
+        });
         return user;
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       // Two sign-ups raced: find out which unique column collided.
       if (await db.user.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
-  if (explicit && (await db.user.findUnique({ where: { handle: explicit }, select: { id: true } }))) throw handleTaken(explicit);
+      if (explicit && (await db.user.findUnique({ where: { handle: explicit }, select: { id: true } })))
+        throw handleTaken(explicit);
       if (explicit) throw handleTaken(explicit);
     }
   }
@@ -93,18 +113,7 @@ export async function getDefaultProject(userId: string) {
   });
 }
 
-/** The sign-up request body (POST /api/v1/auth/signup). */
-export const signUpSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .max(254, "An email address is at most 254 characters.")
-    .pipe(z.email("Enter a valid email address.")),
-  name: z.string().trim().min(1, "Enter your name.").max(100, "A name is at most 100 characters."),
-  password: z
-    .string()
-    .min(10, "A password needs at least 10 characters.")
-    .max(200, "A password is at most 200 characters."),
-});
+import { signUpSchema } from "../openapi/schemas";
+export { signUpSchema };
 
 export type SignUpInput = z.infer<typeof signUpSchema>;

@@ -7,11 +7,11 @@ import { AppError } from "../errors";
 import { netPolicySchema, type EgressRecord } from "../protocol";
 import { storedAttestation } from "../runs/attestation";
 import { csvRow } from "./csv";
+import { AUDIT_DAYS_MAX, AUDIT_DAYS_MIN } from "../openapi/schemas";
+
+export { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN } from "../openapi/schemas";
 
 export const SKILL_RUN_KIND = "skill.run";
-export const AUDIT_DAYS_MIN = 1;
-export const AUDIT_DAYS_MAX = 90;
-export const AUDIT_DAYS_DEFAULT = 7;
 export const AUDIT_PAGE_MAX = 200;
 /** An export is a file a person opens in a spreadsheet; past this many rows, narrow N instead. */
 export const AUDIT_EXPORT_MAX_ROWS = 100_000;

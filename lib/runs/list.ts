@@ -4,7 +4,6 @@
 // in it. GET /api/v1/steps pages the person's steps with the same filter and cursor (listFilter,
 // keysetWhere).
 import "server-only";
-import { z } from "zod";
 import { TOOL_NAME_PATTERN } from "../contracts/limits";
 import { db, Prisma, type JobState } from "../db";
 import { AppError } from "../errors";
@@ -46,18 +45,7 @@ export type ListFilter<S extends string> = {
 
 export type RunFilter = ListFilter<JobState>;
 
-const param = z.string().max(100).optional();
-/** The query parameters of a list route (each then checked by listFilter). */
-export const LIST_QUERY = {
-  skill: param,
-  tool: param,
-  agent: param,
-  status: param,
-  from: param,
-  to: param,
-  cursor: param,
-  limit: param,
-};
+export { LIST_QUERY } from "../openapi/schemas";
 
 const invalid = (field: string, message: string) =>
   new AppError("run.filter_invalid", `The "${field}" filter ${message}.`, {

@@ -1,6 +1,7 @@
 import { createAgent, listAgents } from "@/lib/agents";
 import { scopedPrincipal } from "@/lib/auth";
-import { json, route, z } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
+import { agentCreateBody } from "@/lib/openapi/schemas";
 
 export const GET = route({
   auth: scopedPrincipal("agents"),
@@ -10,6 +11,6 @@ export const GET = route({
 /** The agent's token is in this answer and nowhere else, ever. */
 export const POST = route({
   auth: scopedPrincipal("agents"),
-  body: z.object({ name: z.string().trim().min(1).max(64), projectId: z.string().max(64).optional() }),
+  body: agentCreateBody,
   handler: async ({ principal, body, requestId }) => json(await createAgent(principal.userId, body), 201, requestId),
 });

@@ -1,13 +1,12 @@
 import { scopedPrincipal } from "@/lib/auth";
-import { route, z } from "@/lib/http/route";
-import { AUDIT_DAYS_DEFAULT, AUDIT_DAYS_MAX, AUDIT_DAYS_MIN, auditCsv } from "@/lib/installs";
+import { route } from "@/lib/http/route";
+import { auditCsv } from "@/lib/installs";
+import { auditCsvQuery } from "@/lib/openapi/schemas";
 
 /** The audit of the last `days` days as a CSV file. */
 export const GET = route({
   auth: scopedPrincipal("runs:read"),
-  query: z.object({
-    days: z.coerce.number().int().min(AUDIT_DAYS_MIN).max(AUDIT_DAYS_MAX).default(AUDIT_DAYS_DEFAULT),
-  }),
+  query: auditCsvQuery,
   handler: async ({ principal, query, requestId }) => {
     const { filename, stream } = auditCsv({ userId: principal.userId, days: query.days });
     return new Response(stream, {

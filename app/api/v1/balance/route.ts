@@ -2,14 +2,13 @@ import { scopedPrincipal } from "@/lib/auth";
 import { accountOf } from "@/lib/billing/ledger";
 import { formatMicros } from "@/lib/billing/rates";
 import { ledgerFilterFromQuery, ledgerRowJson, listLedger } from "@/lib/billing/usage";
-import { route, z } from "@/lib/http/route";
-
-const param = z.string().max(100).optional();
+import { route } from "@/lib/http/route";
+import { balanceQuery } from "@/lib/openapi/schemas";
 
 /** The person's Balance (and what unsettled runs hold of it) and one page of their ledger (filters: kind, from/to days, skill, agent). */
 export const GET = route({
   auth: scopedPrincipal("billing:read"),
-  query: z.object({ kind: param, from: param, to: param, skill: param, agent: param, cursor: param, limit: param }),
+  query: balanceQuery,
   handler: async ({ principal, query }) => {
     const filter = ledgerFilterFromQuery(query);
     const [account, page] = await Promise.all([accountOf(principal.userId), listLedger(principal.userId, filter)]);

@@ -1,6 +1,7 @@
 import { scopedPrincipal } from "@/lib/auth";
-import { json, route, z } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
 import { installSkill, listInstalls } from "@/lib/installs";
+import { installCreateBody } from "@/lib/openapi/schemas";
 
 export const GET = route({
   auth: scopedPrincipal("installs"),
@@ -10,14 +11,7 @@ export const GET = route({
 /** Installs a version, or moves the person's install of that skill to it (upgrade or downgrade). */
 export const POST = route({
   auth: scopedPrincipal("installs"),
-  body: z.object({
-    slug: z.string().min(1).max(64),
-    version: z.string().min(1).max(128),
-    findings_ack: z
-      .string()
-      .regex(/^sha256:[0-9a-f]{64}$/, "findings_ack is the listing's findings hash, sha256:<64 hex>.")
-      .nullish(),
-  }),
+  body: installCreateBody,
   handler: async ({ principal, body, requestId }) => {
     const r = await installSkill({
       userId: principal.userId,

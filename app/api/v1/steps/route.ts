@@ -1,14 +1,14 @@
 import { agentPrincipal } from "@/lib/agents";
 import { scopedPrincipal } from "@/lib/auth";
-import { json, route, z } from "@/lib/http/route";
-import { LIST_QUERY } from "@/lib/runs";
+import { json, route } from "@/lib/http/route";
 import { createSkillRunStep } from "@/lib/steps";
 import { listStepsPage, stepFilterFromQuery } from "@/lib/steps/list";
+import { stepCreateBody, stepsQuery } from "@/lib/openapi/schemas";
 
 /** An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`; an `Idempotency-Key` makes a retry safe. */
 export const POST = route({
   auth: agentPrincipal,
-  body: z.object({ skill: z.string().max(200), tool: z.string().max(64), input: z.unknown() }),
+  body: stepCreateBody,
   idempotent: true,
   handler: async ({ principal, body, requestId, idempotencyKey }) =>
     json(await createSkillRunStep(principal, body, { idempotencyKey }), 201, requestId),
@@ -20,7 +20,7 @@ export const POST = route({
  */
 export const GET = route({
   auth: scopedPrincipal("runs:read"),
-  query: z.object({ ...LIST_QUERY, pending: z.enum(["0", "1"]).optional() }),
+  query: stepsQuery,
   handler: async ({ principal, query }) => {
     const page = await listStepsPage(principal.userId, stepFilterFromQuery(query));
     return { steps: page.steps, next_cursor: page.nextCursor };

@@ -1,5 +1,6 @@
-import { API_TOKEN_SCOPES, createApiToken, listApiTokens, MAX_TOKEN_DAYS, sessionPrincipal } from "@/lib/auth";
-import { json, route, z } from "@/lib/http/route";
+import { createApiToken, listApiTokens, sessionPrincipal } from "@/lib/auth";
+import { json, route } from "@/lib/http/route";
+import { tokenCreateBody } from "@/lib/openapi/schemas";
 
 export const GET = route({
   auth: sessionPrincipal,
@@ -8,11 +9,7 @@ export const GET = route({
 
 export const POST = route({
   auth: sessionPrincipal,
-  body: z.object({
-    name: z.string().trim().min(1, "Name the token.").max(64, "A token name is at most 64 characters."),
-    scopes: z.array(z.enum(API_TOKEN_SCOPES)).min(1, "Pick at least one scope.").max(API_TOKEN_SCOPES.length * 2).optional(),
-    expires_in_days: z.number().int().min(1).max(MAX_TOKEN_DAYS).nullable().optional(),
-  }),
+  body: tokenCreateBody,
   handler: async ({ principal, body, requestId }) => {
     const { token, secret } = await createApiToken(principal.userId, body.name, {
       scopes: body.scopes,

@@ -1,7 +1,8 @@
 import { sessionPrincipal } from "@/lib/auth";
 import { topUp } from "@/lib/billing/payments";
 import { formatMicros } from "@/lib/billing/rates";
-import { json, route, z } from "@/lib/http/route";
+import { json, route } from "@/lib/http/route";
+import { topUpBody } from "@/lib/openapi/schemas";
 
 /**
  * Adds money through the payment provider: `{ amount_micros: "5000000", idempotency_key }`.
@@ -9,13 +10,7 @@ import { json, route, z } from "@/lib/http/route";
  */
 export const POST = route({
   auth: sessionPrincipal,
-  body: z.object({
-    amount_micros: z.union([
-      z.string().regex(/^\d{1,13}$/, "a whole number of micro-units"),
-      z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-    ]),
-    idempotency_key: z.string().max(128),
-  }),
+  body: topUpBody,
   idempotent: true,
   handler: async ({ principal, body, requestId }) => {
     const result = await topUp(principal.userId, {

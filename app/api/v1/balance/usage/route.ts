@@ -1,11 +1,12 @@
 import { scopedPrincipal } from "@/lib/auth";
 import { dayText, usageByDay, usageJson, usageRange } from "@/lib/billing/usage";
-import { route, z } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
+import { usageQuery } from "@/lib/openapi/schemas";
 
 /** What runs cost per UTC day, per skill and per agent (`?from=YYYY-MM-DD&to=YYYY-MM-DD`). */
 export const GET = route({
   auth: scopedPrincipal("billing:read"),
-  query: z.object({ from: z.string().max(10).optional(), to: z.string().max(10).optional() }),
+  query: usageQuery,
   handler: async ({ principal, query }) => {
     const range = usageRange(query);
     const [bySkill, byAgent] = await Promise.all([

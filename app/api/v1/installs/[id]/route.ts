@@ -1,6 +1,7 @@
 import { scopedPrincipal } from "@/lib/auth";
-import { route, z } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { getInstall, setInstallEnabled, uninstallSkill } from "@/lib/installs";
+import { installPatchBody } from "@/lib/openapi/schemas";
 
 export const GET = route({
   auth: scopedPrincipal("installs"),
@@ -10,7 +11,7 @@ export const GET = route({
 /** Enable or disable: a disabled skill's tools cannot be called, from the next call on. */
 export const PATCH = route({
   auth: scopedPrincipal("installs"),
-  body: z.object({ enabled: z.boolean() }),
+  body: installPatchBody,
   handler: async ({ principal, params, body }) => ({
     install: await setInstallEnabled({ userId: principal.userId, installId: params.id ?? "", enabled: body.enabled }),
   }),

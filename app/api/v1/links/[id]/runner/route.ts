@@ -1,12 +1,13 @@
 import { scopedPrincipal } from "@/lib/auth";
 import { AppError } from "@/lib/errors";
-import { route, z } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { turnRunnerOff } from "@/lib/links";
+import { runnerBody } from "@/lib/openapi/schemas";
 
 /** The dashboard turns a Link's skill runner off. Never on: that is the machine owner's `openvibe-link skills on`. */
 export const POST = route({
   auth: scopedPrincipal("links"),
-  body: z.object({ runner: z.enum(["on", "off"]) }),
+  body: runnerBody,
   handler: async ({ principal, params, body }) => {
     if (body.runner === "on") {
       throw new AppError(

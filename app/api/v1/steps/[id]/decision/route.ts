@@ -1,9 +1,10 @@
 import { sessionPrincipal } from "@/lib/auth";
-import { route, z } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { decideStep } from "@/lib/steps";
+import { decisionBody } from "@/lib/openapi/schemas";
 
 export const POST = route({
   auth: sessionPrincipal,
-  body: z.object({ decision: z.enum(["once", "always", "deny"]) }),
+  body: decisionBody,
   handler: async ({ principal, params, body }) => decideStep(principal.userId, params.id ?? "", body.decision),
 });
