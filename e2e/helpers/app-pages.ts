@@ -7,11 +7,14 @@ const APP = path.resolve("app");
 
 /** Route patterns such as "/skills/[slug]/[version]", from every page.tsx outside private folders. */
 export function pagePatterns(): string[] {
-  const files = readdirSync(APP, { recursive: true, encoding: "utf8" }).filter(
-    (f) => path.basename(f) === "page.tsx",
-  );
+  const files = readdirSync(APP, { recursive: true, encoding: "utf8" }).filter((f) => path.basename(f) === "page.tsx");
   return files
-    .map((f) => path.dirname(f).split(path.sep).filter((s) => s !== "."))
+    .map((f) =>
+      path
+        .dirname(f)
+        .split(path.sep)
+        .filter((s) => s !== "."),
+    )
     .filter((segments) => !segments.some((s) => s.startsWith("_")))
     .map((segments) => `/${segments.filter((s) => !/^\(.*\)$/.test(s)).join("/")}`)
     .sort();
