@@ -164,7 +164,7 @@ test("links: a pairing code comes with its command; a revoked Link's next reques
   await expect(row.locator("dd").nth(2)).toHaveText("offered; it serves only you until OpenVibe approves it");
 
   // The dashboard turns the runner off (never on); the machine's next report of "on" does not undo it.
-  await page.getByRole("button", { name: "Turn the skill runner of e2e laptop off" }).click();
+  await page.getByRole("button", { name: "Turn runner off: e2e laptop" }).click();
   await expect(row.locator("dd").nth(1)).toContainText("turned off here");
   const again = await signedPost(request, "/api/link/v1/heartbeat", key, linkId, {
     runner: "on",

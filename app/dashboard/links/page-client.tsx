@@ -265,7 +265,7 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
                         className="button"
                         disabled={pending}
                         onClick={() => turnOff(l)}
-                        aria-label={`Turn the skill runner of ${l.name} off`}
+                        aria-label={`Turn runner off: ${l.name}`}
                       >
                         Turn runner off
                       </button>

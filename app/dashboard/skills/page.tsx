@@ -128,7 +128,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
           </p>
         ) : (
           <>
-            <div className={styles.tableWrap}>
+            <div className={styles.tableWrap} role="region" aria-label="Tools that ran" tabIndex={0}>
               <table className={styles.table}>
                 <caption className={styles.caption}>
                   Tools that ran in the last {days} day{days === 1 ? "" : "s"}
@@ -148,7 +148,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
                 </tbody>
               </table>
             </div>
-            <div className={styles.tableWrap}>
+            <div className={styles.tableWrap} role="region" aria-label="Hosts tried" tabIndex={0}>
               <table className={styles.table} data-testid="audit-hosts">
                 <caption className={styles.caption}>
                   Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed
@@ -177,7 +177,7 @@ export default async function MySkillsPage({ searchParams }: Props) {
                 </tbody>
               </table>
             </div>
-            <div className={styles.tableWrap}>
+            <div className={styles.tableWrap} role="region" aria-label="Every run" tabIndex={0}>
               <table className={styles.table}>
                 <caption className={styles.caption}>Every run, newest first</caption>
                 <ColumnHeads names={["Time", "Skill", "Tool", "Agent", "Step", "Exit", "Wall time"]} />
