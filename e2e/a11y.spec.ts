@@ -69,6 +69,7 @@ async function buildWorld(page: Page): Promise<Pages> {
       "/authors/[handle]": { handle: me.user.handle },
       "/dashboard/approvals/[id]": { id: waiting.id },
       "/dashboard/runs/[id]": { id: job!.id },
+      "/docs/[guide]": { guide: "publish" },
     },
     { "/oauth/authorize": oauth.toString() },
   );
