@@ -37,7 +37,7 @@ export default async function GuidePage({ params }: Props) {
               <figcaption className="mono">
                 {EXAMPLE_DIR}/{name}
               </figcaption>
-              <pre className={css.commands} data-file={name}>
+              <pre className={css.commands} data-file={name} tabIndex={0} aria-label={`${EXAMPLE_DIR}/${name}`}>
                 <code>{text}</code>
               </pre>
             </figure>
@@ -49,7 +49,7 @@ export default async function GuidePage({ params }: Props) {
           <li key={s.title} className={css.section}>
             <h2 id={`step-${i + 1}`}>{s.title}</h2>
             <p>{s.text}</p>
-            <pre className={css.commands} data-command={i}>
+            <pre className={css.commands} data-command={i} tabIndex={0} aria-label={`Command for step ${i + 1}`}>
               <code>{s.command}</code>
             </pre>
           </li>
