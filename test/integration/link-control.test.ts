@@ -334,13 +334,11 @@ describe("instant disable", () => {
     });
     const { retireVersion } = await import("../../lib/registry");
     await retireVersion({ ownerId: alice.id, slug: "hold-kit", version: "1.0.0" });
-    await until(
-      "the Link to refuse it",
-      async () => /refused \(run\.job\.revoked\)/.test(aliceRun.output()),
-      10_000,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${aliceRun.output()}`);
-    });
+    await until("the Link to refuse it", async () => /refused \(run\.job\.revoked\)/.test(aliceRun.output())).catch(
+      (err: Error) => {
+        throw new Error(`${err.message}\n${aliceRun.output()}`);
+      },
+    );
     inputsGate = null;
     open();
     const row = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id }, include: { step: true } });
