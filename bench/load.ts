@@ -1,11 +1,11 @@
 // `npm run bench:load`: 100 simulated agents, each with "always allow", calling a trivial tool
 // (text-tools word_count) through the REST API for a bounded time, against the route handlers over
-// HTTP with two real local Links (`openvibe-link run`). Prints calls/s, call → result p50/p95/p99,
-// errors, and a ledger check (charges equal finished runs; every balance column equals its ledger).
-// Then the baseline, in the same run: as many trivial runs straight through the Link's sandbox
-// runner, two at a time (one per Link), and the load's throughput as a ratio to it. Budget: 0
-// errors, charges exact, throughput ≥ 70 % of the sandbox alone.
-// `-- --agents N --seconds S` change the load.
+// HTTP with two real local Links (`openvibe-link run --jobs 2`). Prints calls/s, call → result
+// p50/p95/p99, errors, and a ledger check (charges equal finished runs; every balance column equals
+// its ledger). Then the baseline, in the same run: as many trivial runs straight through the Link's
+// sandbox runner, as many at a time as the Links have slots, and the load's throughput as a ratio
+// to it. Budget: 0 errors, charges exact, throughput ≥ 70 % of the sandbox alone.
+// `-- --agents N --seconds S --jobs J` change the load.
 import { copyLocalFolder } from "../link/inputs";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
@@ -18,19 +18,23 @@ const argAfter = (flag: string, fallback: number) => {
 const AGENTS = argAfter("--agents", 100);
 const SECONDS = argAfter("--seconds", 30);
 const LINKS = 2;
+const JOBS = argAfter("--jobs", 2);
+const SLOTS = LINKS * JOBS;
 const THROUGHPUT_BUDGET = 0.7;
 const INPUT = { text: "one two three" };
 const verdict = (ok: boolean) => (ok ? "holds" : "misses");
 
-/** Runs `count` word_count jobs through `LINKS` warm sandboxes side by side; runs a second. */
+/** Runs `count` word_count jobs through the Links' warm sandboxes, `SLOTS` side by side; runs a second. */
 async function sandboxAlone(count: number, limits: { wall_ms: number; mem_bytes: number }): Promise<number> {
   const job = { net: "deny" as const, limits };
-  const sandboxes = await Promise.all(Array.from({ length: LINKS }, () => Sandbox.create({ warm: true })));
+  const sandboxes = await Promise.all(
+    Array.from({ length: LINKS }, () => Sandbox.create({ warm: true, warmDepth: JOBS })),
+  );
   await Promise.all(sandboxes.map((s) => s.warmUp(job)));
   let left = count;
   const started = performance.now();
   await Promise.all(
-    sandboxes.map(async (sandbox) => {
+    sandboxes.flatMap((sandbox) => Array.from({ length: JOBS }, () => sandbox)).map(async (sandbox) => {
       while (left > 0) {
         left--;
         const folder = sandbox.newJobFolder(job);
@@ -52,7 +56,7 @@ async function sandboxAlone(count: number, limits: { wall_ms: number; mem_bytes:
 }
 
 async function main() {
-  const fixture = await startRunFixture({ name: "load", links: LINKS });
+  const fixture = await startRunFixture({ name: "load", links: LINKS, jobs: JOBS });
   try {
     const { db } = await import("../lib/db");
     const { ledgerDifferences } = await import("../lib/billing/ledger-check");
@@ -95,7 +99,9 @@ async function main() {
     const alone = await sandboxAlone(Math.max(50, latencies.length), limits);
     const ratio = callsPerSecond / alone;
     const fmt = (p: number) => `${pct(latencies, p).toFixed(0)} ms`;
-    console.log(`bench:load — ${AGENTS} agents with "always allow", ${SECONDS} s, ${LINKS} local Links`);
+    console.log(
+      `bench:load — ${AGENTS} agents with "always allow", ${SECONDS} s, ${LINKS} local Links with --jobs ${JOBS}`,
+    );
     console.log(
       `  calls          ${latencies.length} succeeded in ${elapsed.toFixed(1)} s: ${callsPerSecond.toFixed(1)} calls/s`,
     );
@@ -106,7 +112,7 @@ async function main() {
     console.log(
       `  ledger         ${charged.length} runs charged, ${finished} runs finished; ${differences.length} balance columns off their ledger — ${verdict(chargesExact)}`,
     );
-    console.log(`  sandbox alone  ${alone.toFixed(1)} runs/s (${LINKS} side by side, the same trivial tool)`);
+    console.log(`  sandbox alone  ${alone.toFixed(1)} runs/s (${SLOTS} side by side, the same trivial tool)`);
     console.log(
       `  throughput     ${(ratio * 100).toFixed(0)} % of the sandbox alone (budget ≥ ${THROUGHPUT_BUDGET * 100} %) — ${verdict(ratio >= THROUGHPUT_BUDGET)}`,
     );

@@ -49,7 +49,7 @@ const TERMINAL = new Set([
   "pending_approval",
 ]);
 
-export async function startRunFixture(opts: { name: string; links: number }): Promise<RunFixture> {
+export async function startRunFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
   const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
   /* eslint-disable no-restricted-properties */
@@ -130,7 +130,8 @@ export async function startRunFixture(opts: { name: string; links: number }): Pr
       if ((await linkCli(["pair", code, "--server", url, "--name", `bench-${i}`], env)) !== 0)
         throw new Error("pairing failed");
       await linkCli(["skills", "on"], env);
-      links.push(spawn(process.execPath, [LINK_BIN, "run"], { env, stdio: "ignore" }));
+      const slots = opts.jobs ? ["--jobs", String(opts.jobs)] : [];
+      links.push(spawn(process.execPath, [LINK_BIN, "run", ...slots], { env, stdio: "ignore" }));
     }
     const deadline = Date.now() + ONLINE_WAIT_MS;
     while ((await db.link.count({ where: { lastSeenAt: { gt: new Date(Date.now() - 3_000) } } })) < opts.links) {

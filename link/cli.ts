@@ -18,8 +18,10 @@ const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|ope
 const USAGE = `usage:
   openvibe-link pair CODE [--server URL] [--name NAME]   pair this machine (code from the dashboard's Links page)
   openvibe-link skills on|off                           turn the skill runner on or off (off until you turn it on)
-  openvibe-link run [--pool]                            take jobs; --pool offers this machine to OpenVibe's pool (it serves
-                                                        others only once an operator approves it)
+  openvibe-link run [--pool] [--jobs N] [--memory MIB]  take jobs; --pool offers this machine to OpenVibe's pool (it serves
+                                                        others only once an operator approves it); --jobs: how many run at
+                                                        once, --memory: the MiB they may hold together (by default from
+                                                        this machine's cores and memory, as \`doctor\` shows)
   openvibe-link status                                  show this Link and whether the server accepts it
   openvibe-link doctor                                  check this machine can sandbox tools, with the fix for each gap
   openvibe-link --version                               this Link's version and the runner it executes
@@ -160,18 +162,27 @@ async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { pool: { type: "boolean" } },
+    options: { pool: { type: "boolean" }, jobs: { type: "string" }, memory: { type: "string" } },
   });
   if (positionals.length) throw new LinkError("link.usage", USAGE);
   const stop = new AbortController();
   const onSignal = () => {
     if (stop.signal.aborted) process.exit(130);
-    out.line("▸ Stopping: finishing the current job first (press again to quit at once).");
+    out.line("▸ Stopping: finishing the running jobs first (press again to quit at once).");
     stop.abort();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  return remote.run({ pool: Boolean(values.pool) }, out, stop.signal);
+  const whole = (name: string, value: string | undefined) => {
+    if (value !== undefined && !/^\d+$/.test(value))
+      throw new LinkError("link.usage", `--${name} takes a whole number; got ${JSON.stringify(value)}.`);
+    return value === undefined ? undefined : Number(value);
+  };
+  return remote.run(
+    { pool: Boolean(values.pool), jobs: whole("jobs", values.jobs), memoryMib: whole("memory", values.memory) },
+    out,
+    stop.signal,
+  );
 }
 
 async function statusCommand(argv: string[]): Promise<number> {

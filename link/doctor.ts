@@ -10,6 +10,7 @@ import { detectCgroups } from "./sandbox/cgroup";
 import { EMPTY_ENV, resolveToolNode, systemTool } from "./sandbox/bwrap";
 import { parseLimits } from "./sandbox/policy";
 import { Sandbox } from "./sandbox/run";
+import { slotPlan } from "./remote/slots";
 
 type Fix = { debian: string; fedora: string; macos: string };
 /** `warn`: the Link runs, with a weaker guarantee it names. `fail`: no tool can run. */
@@ -164,6 +165,8 @@ export async function doctor(out: Out): Promise<number> {
   const proof = await checkTrivialTool();
   print(proof, out);
   if (proof.status === "fail") return 1;
+  const plan = slotPlan();
+  print({ name: "jobs at once", status: "ok", detail: `${plan.jobs} (${plan.why}); \`run --jobs N --memory MIB\` sets them` }, out);
   out.line("✓ This machine can run skills' tools: `openvibe-link pair CODE`, then `openvibe-link skills on` and `openvibe-link run`.");
   return 0;
 }

@@ -43,3 +43,7 @@ export const CALL_INPUT_NAME = "job.json";
 export const MAX_POLL_WAIT_MS = 25_000;
 /** Most jobs one Link reports as running (and hears about) in one heartbeat. */
 export const MAX_JOBS_PER_HEARTBEAT = 32;
+/** Most jobs one poll asks for (a Link's free slots) and one answer hands over. */
+export const MAX_JOBS_PER_POLL = 16;
+/** The inline inputs of all the jobs of one poll answer together; the jobs past it fetch theirs. */
+export const INLINE_ANSWER_MAX_BYTES = 4 * INLINE_INPUTS_MAX_BYTES;

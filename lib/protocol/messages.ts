@@ -10,6 +10,7 @@ import {
   MAX_INPUT_OBJECT_BYTES,
   MAX_JOB_INPUTS,
   MAX_JOBS_PER_HEARTBEAT,
+  MAX_JOBS_PER_POLL,
   MAX_POLL_WAIT_MS,
   STDERR_MAX_CHARS,
   STDOUT_MAX_BYTES,
@@ -120,6 +121,13 @@ export const pollRequestSchema = linkReportSchema.extend({
    * when they total at most INLINE_INPUTS_MAX_BYTES. Older Links leave it out (start, fetch each input).
    */
   inline: z.boolean().optional(),
+  /**
+   * How many jobs this Link can start now (its free slots), and the memory they may take together
+   * (its budget less what its running jobs hold). With `max`, the answer's `jobs` lists every job
+   * handed over; without it, a poll hands over at most one, in `job`.
+   */
+  max: z.number().int().min(1).max(MAX_JOBS_PER_POLL).optional(),
+  mem_free_bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type PollRequest = z.infer<typeof pollRequestSchema>;
 
@@ -204,12 +212,23 @@ export const inlineInputSchema = z.strictObject({
   base64: z.string().max(Math.ceil(INLINE_INPUTS_MAX_BYTES / 3) * 4),
 });
 
-export const pollResponseSchema = z.strictObject({
-  ...directives,
-  job: jobEnvelopeSchema.nullable(),
+const handover = {
   /** Only to a poll with `inline`: the job is already running (no separate start), and its inputs when small. */
   started: z.literal(true).optional(),
   inputs: z.array(inlineInputSchema).max(MAX_JOB_INPUTS).optional(),
+};
+
+/** One job of a poll answer with `jobs`, with its handover. */
+export const handedJobSchema = z.strictObject({ job: jobEnvelopeSchema, ...handover });
+export type HandedJob = z.infer<typeof handedJobSchema>;
+
+export const pollResponseSchema = z.strictObject({
+  ...directives,
+  /** The job handed over (with `jobs`: the first of them). */
+  job: jobEnvelopeSchema.nullable(),
+  ...handover,
+  /** To a poll with `max`: every job handed over, oldest first and fairly across agents. */
+  jobs: z.array(handedJobSchema).max(MAX_JOBS_PER_POLL).optional(),
 });
 export type PollResponse = z.infer<typeof pollResponseSchema>;
 

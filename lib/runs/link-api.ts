@@ -12,12 +12,15 @@ import { reportLinkState } from "../links/service";
 import { getMedia } from "../media";
 import {
   heartbeatResponseSchema,
+  INLINE_ANSWER_MAX_BYTES,
   INLINE_INPUTS_MAX_BYTES,
+  JOB_CLASS,
   jobSchema,
   pinnedInputsSchema,
   pollResponseSchema,
   releaseResponseSchema,
   resultResponseSchema,
+  RUNNER_ARTIFACT,
   startResponseSchema,
   type CancelCode,
   type CancelNotice,
@@ -33,7 +36,7 @@ import { MAX_POLL_WAIT_MS, REVOCATION_WINDOW_MS } from "./constants";
 import {
   CANCEL_WORDS,
   cancelJob,
-  claimJob,
+  claimJobs,
   finishJob,
   recordLateResult,
   releaseJob as release,
@@ -89,11 +92,15 @@ async function cancelNotices(linkId: string, held: string[]): Promise<CancelNoti
   return notices;
 }
 
+type Handover = { started: true; inputs?: { media_id: string; base64: string }[] };
+type Handed = { job: ClaimedJob; handover: Handover | null };
+
 /**
- * Long-poll: the Link reports its state, then gets the next job it may run, or none after
- * `wait_ms`. A runner that is off (on the machine, or turned off from the dashboard) gets none; the
- * claim itself re-reads the runner, so a `skills off` a moment ago is already seen. The loop ends
- * with the request (its AbortSignal) and never queries after the client has gone.
+ * Long-poll: the Link reports its state, then gets the next jobs it may run (up to `max`, within
+ * `mem_free_bytes`), or none after `wait_ms`. A runner that is off (on the machine, or turned off
+ * from the dashboard) gets none; the claim itself re-reads the runner, so a `skills off` a moment
+ * ago is already seen. The loop ends with the request (its AbortSignal) and never queries after the
+ * client has gone.
  */
 export async function pollForJob(
   link: LinkPrincipal,
@@ -102,19 +109,15 @@ export async function pollForJob(
 ): Promise<PollResponse> {
   let state = await reportLinkState(link.linkId, request);
   const deadline = Date.now() + Math.min(request.wait_ms, MAX_POLL_WAIT_MS);
-  let job: ClaimedJob | null = null;
   const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
   if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
-  let handover: Awaited<ReturnType<typeof startedHandover>> | null = null;
+  let handed: Handed[] = [];
   while (state.runner === "on" && !signal?.aborted) {
-    job = await claimJob(link);
-    if (job && request.inline && !signal?.aborted) {
-      handover = await startedHandover(link, job);
-      // Withdrawn as it would have started (its version or install changed): on to the next.
-      if (!handover) job = null;
-      if (!job) continue;
-    }
-    if (job || signal?.aborted) break;
+    const claimed = await claimAndHandOver(link, request);
+    handed = claimed ?? [];
+    if (handed.length || signal?.aborted) break;
+    // Every job claimed was withdrawn as it would have started: on to the next ones at once.
+    if (claimed) continue;
     const left = deadline - Date.now();
     if (left <= 0) break;
     // Re-check at least every second: pool jobs become claimable by time, not by a message.
@@ -129,24 +132,59 @@ export async function pollForJob(
     // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will
     // hear of it, so it goes back to the queue now rather than when its start lease runs out (one
     // already started waits for its running lease, as a silent Link's would).
-    if (job && !handover) await release(link.linkId, job.id);
+    for (const { job, handover } of handed) if (!handover) await release(link.linkId, job.id);
     return pollResponseSchema.parse({ job: null, runner: state.runner, cancel: [], revoked: [] });
   }
+  const first = handed[0];
   return pollResponseSchema.parse({
-    job: job ? jobForLink(job) : null,
+    job: first ? jobForLink(first.job) : null,
     runner: state.runner,
     cancel: [],
     revoked: await revokedFor(link.linkId),
-    ...(job && handover ? { started: true, ...(handover.inputs ? { inputs: handover.inputs } : {}) } : {}),
+    ...(request.max === undefined
+      ? first?.handover ?? {}
+      : { jobs: handed.map(({ job, handover }) => ({ job: jobForLink(job), ...handover })) }),
   });
 }
 
 /**
- * A claimed job started for a Link that asked for it in one round trip (the checks and the move of
- * `startJob`), with its inputs' bytes when they total at most INLINE_INPUTS_MAX_BYTES; null when it
- * was withdrawn instead.
+ * The jobs one poll claims, each started for a Link that asked for one round trip (`inline`), with
+ * its inputs' bytes when they total at most INLINE_INPUTS_MAX_BYTES (and the answer's inline bytes
+ * stay within INLINE_ANSWER_MAX_BYTES). A job withdrawn as it would have started (its version or
+ * install changed) is left out; null when there was nothing to claim.
  */
-async function startedHandover(link: LinkPrincipal, job: ClaimedJob) {
+async function claimAndHandOver(link: LinkPrincipal, request: PollRequest): Promise<Handed[] | null> {
+  const claimed = await claimJobs(link, request.max ?? 1, request.mem_free_bytes ?? null);
+  if (!claimed.length) return null;
+  if (!request.inline) return claimed.map((job) => ({ job, handover: null }));
+  let inlineLeft = INLINE_ANSWER_MAX_BYTES;
+  const handed: Handed[] = [];
+  for (const job of claimed) {
+    // A job of another class or runner is handed over unstarted: the Link refuses it before it runs.
+    if (!runsOnLinks(job)) {
+      handed.push({ job, handover: null });
+      continue;
+    }
+    const handover = await startedHandover(link, job, inlineLeft);
+    if (!handover) continue;
+    for (const input of handover.inputs ?? []) inlineLeft -= Math.ceil((input.base64.length * 3) / 4);
+    handed.push({ job, handover });
+  }
+  return handed;
+}
+
+function runsOnLinks(job: ClaimedJob): boolean {
+  return (
+    job.class === JOB_CLASS && job.artifactName === RUNNER_ARTIFACT.name && job.artifactVersion === RUNNER_ARTIFACT.version
+  );
+}
+
+/**
+ * A claimed job started in the poll (the checks and the move of `startJob`), with its inputs'
+ * bytes when they total at most INLINE_INPUTS_MAX_BYTES and fit in what the answer has left; null
+ * when it was withdrawn instead.
+ */
+async function startedHandover(link: LinkPrincipal, job: ClaimedJob, inlineLeft: number): Promise<Handover | null> {
   try {
     await startJob(link, job.id);
   } catch (err) {
@@ -154,15 +192,15 @@ async function startedHandover(link: LinkPrincipal, job: ClaimedJob) {
     throw err;
   }
   const pinned = pinnedInputsSchema.parse(job.inputs);
-  if (pinned.reduce((total, input) => total + input.size_bytes, 0) > INLINE_INPUTS_MAX_BYTES)
-    return { inputs: undefined };
+  const total = pinned.reduce((sum, input) => sum + input.size_bytes, 0);
+  if (total > Math.min(INLINE_INPUTS_MAX_BYTES, inlineLeft)) return { started: true };
   const inputs = await Promise.all(
     pinned.map(async (input) => ({
       media_id: input.media_id,
       base64: Buffer.from((await getMedia(input.media_id)).bytes).toString("base64"),
     })),
   );
-  return { inputs };
+  return { started: true, inputs };
 }
 
 /** Every few seconds, and every second while the Link holds a job: state, leases, withdrawals. */

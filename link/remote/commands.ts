@@ -1,4 +1,4 @@
-// The Link's connected commands: `pair CODE`, `skills on|off`, `run [--pool]`, `status`.
+// The Link's connected commands: `pair CODE`, `skills on|off`, `run [--pool] [--jobs N] [--memory MIB]`, `status`.
 import { hostname } from "node:os";
 import { generateLinkKeyPair, heartbeatResponseSchema, pairResponseSchema } from "../../lib/protocol";
 import { LinkError } from "../errors";
@@ -6,6 +6,7 @@ import { Sandbox } from "../sandbox/run";
 import { linkClient, ServerError, Unreachable } from "./client";
 import { linkHome, loadIdentity, saveIdentity, updateState, type LinkState } from "./config";
 import { LinkRunner } from "./runner";
+import { slotPlan, Slots } from "./slots";
 
 export type Out = { line(text: string): void; error(text: string): void };
 
@@ -121,29 +122,42 @@ export function parseHostMappings(text: string | undefined): Record<string, stri
 
 /**
  * The Sandbox this Link runs its jobs in, with the owner's host mappings (OPENVIBE_LINK_HOSTS),
- * keeping a sandbox booted ahead of the next job.
+ * keeping a sandbox booted ahead of the next job of each slot.
  */
-async function sandboxFor(env: NodeJS.ProcessEnv): Promise<Sandbox> {
-  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS), warm: true });
+async function sandboxFor(env: NodeJS.ProcessEnv, slots: number): Promise<Sandbox> {
+  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS), warm: true, warmDepth: slots });
 }
 
-/** The poll loop. Resolves when stopped by `signal` (finishing or handing back the current job). */
-export async function run(args: { pool: boolean }, out: Out, signal: AbortSignal, env = process.env): Promise<number> {
+/** The poll loop. Resolves when stopped by `signal` (finishing the running jobs, handing back the rest). */
+export async function run(
+  args: { pool: boolean; jobs?: number; memoryMib?: number },
+  out: Out,
+  signal: AbortSignal,
+  env = process.env,
+): Promise<number> {
+  const plan = slotPlan({ jobs: args.jobs, memoryMib: args.memoryMib });
   const home = linkHome(env);
   const identity = loadIdentity(home);
   const state = updateState(home, (s) => ({ ...s, pool: args.pool }));
   const client = linkClient(state.server, identity.state.link_id, identity.privateKeyPem);
   if (state.runner === "off")
     out.line("! The skill runner is off: this Link takes no jobs until `openvibe-link skills on`.");
-  const sandbox = await sandboxFor(env);
+  const sandbox = await sandboxFor(env, plan.jobs);
   out.line(
     `▸ Link "${state.name}" polling ${state.server} (runner ${state.runner}, pool ${state.pool ? "offered" : "not offered"}).`,
   );
+  out.line(`▸ Runs up to ${plan.jobs} job${plan.jobs === 1 ? "" : "s"} at once (${plan.why}).`);
   try {
-    return await new LinkRunner(home, client, sandbox, out, signal, {
-      linkId: identity.state.link_id,
-      privateKeyPem: identity.privateKeyPem,
-    }).run();
+    return await new LinkRunner(
+      home,
+      client,
+      sandbox,
+      out,
+      signal,
+      { linkId: identity.state.link_id, privateKeyPem: identity.privateKeyPem },
+      undefined,
+      new Slots(plan.jobs, plan.memoryBytes),
+    ).run();
   } finally {
     await sandbox.close();
   }

@@ -64,7 +64,7 @@ export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: stri
 }
 
 /** Reports a refusal for a job this Link will not run (the server may already have withdrawn it). */
-async function refuse(ctx: JobContext, envelope: { id: string }, code: string, message: string, until: AbortSignal) {
+export async function refuseJob(ctx: JobContext, envelope: { id: string }, code: string, message: string, until: AbortSignal) {
   const jobId = envelope.id;
   ctx.out.error(`✗ ${jobId}: refused (${code}). ${message}`);
   const job = readAttestedJob(envelope);
@@ -98,17 +98,29 @@ async function untilReachable<T>(request: () => Promise<T>, signal: AbortSignal)
   }
 }
 
-/** Runs one job the poll handed this Link; resolves once its result is delivered (or kept on disk). */
-export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, until: AbortSignal): Promise<void> {
+/** What came with a job in the poll's answer: already started, and its inputs' bytes when small. */
+export type Handover = { started?: true; inputs?: { media_id: string; base64: string }[] };
+
+/**
+ * Runs one job the poll handed this Link; resolves once its result is delivered (or kept on disk).
+ * Its inputs' bytes come from the handover when it carried them, checked against their sha256 as
+ * fetched ones are; a job not started yet is started first.
+ */
+export async function runClaimedJob(
+  ctx: JobContext,
+  envelope: { id: string },
+  until: AbortSignal,
+  handover: Handover = {},
+): Promise<void> {
   const id = envelope.id;
   const parsed = jobSchema.safeParse(envelope);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(job)"} ${i.message}`).join("; ");
-    return refuse(ctx, envelope, "run.job.invalid", `The job does not read as a job: ${issues}`, until);
+    return refuseJob(ctx, envelope, "run.job.invalid", `The job does not read as a job: ${issues}`, until);
   }
   const job = parsed.data;
   const refusal = refusalFor(job, ctx.revoked);
-  if (refusal) return refuse(ctx, job, refusal.code, refusal.message, until);
+  if (refusal) return refuseJob(ctx, job, refusal.code, refusal.message, until);
 
   const controller = new AbortController();
   ctx.hold(id, controller);
@@ -117,20 +129,26 @@ export async function runClaimedJob(ctx: JobContext, envelope: { id: string }, u
   const withdrawn = () => (controller.signal.reason instanceof Withdrawal ? controller.signal.reason.notice : null);
   let result: LinkRunResult;
   try {
-    try {
-      await untilReachable(
-        () => ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
-        controller.signal,
-      );
-    } catch (err) {
-      if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
-      throw err;
+    if (!handover.started) {
+      try {
+        await untilReachable(
+          () => ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
+          controller.signal,
+        );
+      } catch (err) {
+        if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
+        throw err;
+      }
     }
     // Only a version the public log holds, with the listing it logged, runs here.
     const notLogged = await ctx.logCheck.check(job.skill);
     if (notLogged) throw new LinkError(notLogged.code, notLogged.message);
-    const fetchMedia = (mediaId: string) =>
-      untilReachable(() => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal), controller.signal);
+    const carried = new Map((handover.inputs ?? []).map((i) => [i.media_id, i.base64]));
+    const fetchMedia = async (mediaId: string): Promise<Uint8Array> => {
+      const base64 = carried.get(mediaId);
+      if (base64 !== undefined) return new Uint8Array(Buffer.from(base64, "base64"));
+      return untilReachable(() => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal), controller.signal);
+    };
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
     if (!callInput) throw new LinkError("run.job.inputs_invalid", "The job carries no job.json.");

@@ -2,27 +2,39 @@
 // authority: it is read again before every claim, a poll in flight is cut short when the owner
 // turns the runner off, a job handed over meanwhile is given back unrun, and nothing here ever
 // turns the runner on. The dashboard can only turn it off: the Link obeys at its next answer.
-// A heartbeat every few seconds (every second while it holds a job) renews its jobs' leases and
-// brings back what the server withdrew, which is killed at once.
+// Jobs run side by side up to the Link's slots (./slots.ts): a poll asks for the free ones, and
+// each job handed over runs in its own sandbox while the loop polls again. A heartbeat every few
+// seconds (every second while it holds a job) renews its jobs' leases and brings back what the
+// server withdrew, which is killed at once.
 import { unwatchFile, watchFile } from "node:fs";
 import {
   heartbeatResponseSchema,
+  LIMIT_CAPS,
   pollResponseSchema,
   releaseResponseSchema,
   type CancelNotice,
+  type HandedJob,
   type LinkReport,
+  type PollResponse,
 } from "../../lib/protocol";
+import { LinkError } from "../errors";
 import type { Sandbox } from "../sandbox/run";
 import { ServerError, Unreachable, type LinkClient } from "./client";
 import { readState, statePath, updateState, type LinkState } from "./config";
 import type { LinkIdentity } from "./attest";
-import { runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
+import { refuseJob, runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
 import { LogCheck } from "./log-check";
 import { ResultOutbox, sleep } from "./results";
+import { Slots } from "./slots";
 
 type Out = { line(text: string): void; error(text: string): void };
 
 const POLL_WAIT_MS = 20_000;
+/**
+ * A poll whose free memory could leave out a job (below the largest cap a job may declare) comes
+ * back this soon, to ask again with what the jobs that ended meanwhile freed.
+ */
+const POLL_WAIT_TIGHT_MS = 1_000;
 const HEARTBEAT_IDLE_MS = 10_000;
 /** While a job is held: how soon a withdrawal reaches the running tool. */
 const HEARTBEAT_BUSY_MS = 1_000;
@@ -30,8 +42,24 @@ const MAX_BACKOFF_MS = 30_000;
 /** On stop, how long held results are still pushed before they wait on disk for the next start. */
 const STOP_DELIVERY_MS = 10_000;
 
+/** The jobs of a poll answer, whichever form it took. */
+function handedJobs(answer: PollResponse): HandedJob[] {
+  if (answer.jobs) return answer.jobs;
+  return answer.job ? [{ job: answer.job, started: answer.started, inputs: answer.inputs }] : [];
+}
+
+/** The memory a job declared, for its slot; a job that does not read as one is refused before it runs. */
+function declaredMemory(job: { id: string }): number {
+  const limits = (job as { limits?: { mem_bytes?: unknown } }).limits;
+  const mem = limits?.mem_bytes;
+  return typeof mem === "number" && Number.isFinite(mem) && mem >= 0 ? mem : 0;
+}
+
 export class LinkRunner {
   private readonly held = new Map<string, AbortController>();
+  /** Jobs handed over that wait for a slot (their leases are renewed like running ones'). */
+  private readonly waiting = new Map<string, AbortController>();
+  private readonly tasks = new Set<Promise<void>>();
   private readonly revoked = new Set<string>();
   private readonly outbox: ResultOutbox;
   private readonly logCheck: JobContext["logCheck"];
@@ -48,6 +76,7 @@ export class LinkRunner {
     private readonly signal: AbortSignal,
     private readonly identity: LinkIdentity,
     logCheck?: JobContext["logCheck"],
+    private readonly slots = new Slots(1, Number.MAX_SAFE_INTEGER),
   ) {
     this.outbox = new ResultOutbox(home, client, out);
     this.logCheck = logCheck ?? LogCheck.forHome(readState(home).server, home);
@@ -61,7 +90,10 @@ export class LinkRunner {
   /** A poll or heartbeat answer: revocations, withdrawals, and the dashboard's "off". */
   private obey(answer: { runner: "on" | "off"; cancel: CancelNotice[]; revoked: string[] }, sentEpoch: number) {
     for (const integrity of answer.revoked) this.revoked.add(integrity);
-    for (const notice of answer.cancel) this.held.get(notice.id)?.abort(new Withdrawal(notice));
+    for (const notice of answer.cancel) {
+      this.held.get(notice.id)?.abort(new Withdrawal(notice));
+      this.waiting.get(notice.id)?.abort(new Withdrawal(notice));
+    }
     if (answer.runner === "off") {
       // Only about the switch as it was when this report left: a newer `skills on` is the owner's.
       const before = readState(this.home);
@@ -81,7 +113,7 @@ export class LinkRunner {
   private async beat() {
     try {
       const state = readState(this.home);
-      const running = [...new Set([...this.held.keys(), ...this.outbox.pending()])].slice(0, 32);
+      const running = [...new Set([...this.held.keys(), ...this.waiting.keys(), ...this.outbox.pending()])].slice(0, 32);
       const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", { ...this.report(state), running });
       this.obey(answer, state.runner_epoch);
     } catch (err) {
@@ -90,7 +122,8 @@ export class LinkRunner {
       }
       // Otherwise the next beat tries again; a lease outlives several missed beats.
     }
-    this.scheduleHeartbeat(this.held.size || this.outbox.pending().length ? HEARTBEAT_BUSY_MS : HEARTBEAT_IDLE_MS);
+    const busy = this.held.size || this.waiting.size || this.outbox.pending().length;
+    this.scheduleHeartbeat(busy ? HEARTBEAT_BUSY_MS : HEARTBEAT_IDLE_MS);
   }
 
   private context(): JobContext {
@@ -125,13 +158,63 @@ export class LinkRunner {
     };
     watchFile(file, { interval: 200 }, onChange);
     try {
-      return await this.client.json(pollResponseSchema, "POST", "/api/link/v1/poll", { ...this.report(state), wait_ms: POLL_WAIT_MS }, cut.signal);
+      const tight = this.slots.memoryFree < LIMIT_CAPS.mem_bytes;
+      const ask = {
+        ...this.report(state),
+        wait_ms: tight ? POLL_WAIT_TIGHT_MS : POLL_WAIT_MS,
+        inline: true,
+        max: Math.max(1, this.slots.free),
+        mem_free_bytes: this.slots.memoryFree,
+      };
+      return await this.client.json(pollResponseSchema, "POST", "/api/link/v1/poll", ask, cut.signal);
     } catch (err) {
       if (cut.signal.aborted) return null;
       throw err;
     } finally {
       unwatchFile(file, onChange);
       this.signal.removeEventListener("abort", onStop);
+    }
+  }
+
+  /**
+   * Runs a handed job once its slot and memory are free (oldest first), in the background: the
+   * poll loop goes on meanwhile. A job withdrawn while it waits is dropped unrun.
+   */
+  private launch(handed: HandedJob): void {
+    const id = handed.job.id;
+    const memBytes = declaredMemory(handed.job);
+    const waiting = new AbortController();
+    this.waiting.set(id, waiting);
+    const task = (async () => {
+      let release: (() => void) | undefined;
+      try {
+        release = await this.slots.acquire(memBytes, waiting.signal);
+      } catch (err) {
+        this.waiting.delete(id);
+        if (err instanceof LinkError)
+          return refuseJob(this.context(), handed.job, err.code, err.message, this.deliveryDeadline.signal);
+        const notice = err instanceof Withdrawal ? err.notice : { code: "run.job.cancelled", message: "" };
+        this.out.error(`✗ ${id}: withdrawn while it waited for a slot (${notice.code}). ${notice.message}`.trimEnd());
+        return;
+      }
+      this.waiting.delete(id);
+      try {
+        await runClaimedJob(this.context(), handed.job, this.deliveryDeadline.signal, handed);
+      } finally {
+        release();
+      }
+    })()
+      .catch((err: unknown) => this.out.error(`! ${id}: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.tasks.delete(task));
+    this.tasks.add(task);
+  }
+
+  /** Jobs handed over as the runner went off (or the Link stops): none of them runs. */
+  private async handBack(jobs: HandedJob[]): Promise<void> {
+    for (const { job, started } of jobs) {
+      // One the poll already started stays the server's until its lease runs out, as a silent Link's would.
+      if (started) continue;
+      await this.client.json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${job.id}/release`).catch(() => undefined);
     }
   }
 
@@ -148,17 +231,19 @@ export class LinkRunner {
           continue;
         }
         try {
+          await this.slots.untilFree(this.signal);
+          if (this.signal.aborted) break;
           const answer = await this.poll(state);
           backoff = 1_000;
           if (!answer) continue;
           this.obey(answer, state.runner_epoch);
-          if (!answer.job) continue;
+          const jobs = handedJobs(answer);
+          if (!jobs.length) continue;
           if (this.signal.aborted || readState(this.home).runner === "off") {
-            // Claimed as the switch went off (or as the Link stops): handed back, never run.
-            await this.client.json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${answer.job.id}/release`).catch(() => undefined);
+            await this.handBack(jobs);
             continue;
           }
-          await runClaimedJob(this.context(), answer.job, this.deliveryDeadline.signal);
+          for (const handed of jobs) this.launch(handed);
         } catch (err) {
           if (this.signal.aborted) break;
           if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
@@ -171,6 +256,8 @@ export class LinkRunner {
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         }
       }
+      // The jobs already running finish (their results are delivered or kept on disk).
+      while (this.tasks.size) await Promise.allSettled([...this.tasks]);
       this.out.line("▸ Stopped cleanly.");
       return 0;
     } finally {

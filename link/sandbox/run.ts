@@ -62,6 +62,8 @@ export type SandboxOptions = {
    * --warm`). A job takes one through `newJobFolder({ net, limits })`; without one it runs cold.
    */
   warm?: boolean;
+  /** With `warm`: how many idle sandboxes each policy keeps (one per job the Link runs at once). */
+  warmDepth?: number;
 };
 
 /** A fresh job folder: `root` is private to the runner, `files` is what the tool sees as /job. */
@@ -153,6 +155,7 @@ export class Sandbox {
       this.warm = new WarmPool(
         (net, memBytes) => this.bootWarm(net, memBytes),
         (f) => this.removeFolder(f),
+        options.warmDepth ?? 1,
       );
   }
 

@@ -1,8 +1,9 @@
 // Warm sandboxes: a sandbox booted before its job (namespaces, cgroup, proxy socket, Node with the
 // permission flags and the preload), blocked in warm.cjs on its control descriptor. The pool keeps
-// at most one idle per `net` policy, booted for the memory cap of the last job of that policy (the
-// heap limit is a Node flag, fixed at boot). Each serves exactly one job and is destroyed after it;
-// the next one boots once that job is over. A job that finds none ready runs cold.
+// up to `depth` idle per `net` policy (one per job slot of the Link), booted for the memory cap of
+// the last job of that policy (the heap limit is a Node flag, fixed at boot). Each serves exactly
+// one job and is destroyed after it; the next one boots once that job is over. A job that finds
+// none ready runs cold.
 import type { Socket } from "node:net";
 import type { Started } from "./collect";
 import type { JobFolder } from "./run";
@@ -61,10 +62,10 @@ export function readiness(warm: WarmSandbox, mark: (ready: boolean) => void): Pr
 type Boot = (net: NetPolicy, memBytes: number) => Promise<WarmSandbox>;
 
 export class WarmPool {
-  /** The memory cap each policy's next warm sandbox is booted for. */
+  /** The memory cap each policy's next warm sandboxes are booted for. */
   private readonly wanted = new Map<NetPolicy, number>();
-  private readonly idle = new Map<NetPolicy, WarmSandbox>();
-  private readonly booting = new Map<NetPolicy, Promise<WarmSandbox | undefined>>();
+  private readonly idle = new Map<NetPolicy, WarmSandbox[]>();
+  private readonly booting = new Map<NetPolicy, Set<Promise<WarmSandbox | undefined>>>();
   private readonly taken = new Map<string, WarmSandbox>();
   private closed = false;
   /** The last boot failure, for status and tests. */
@@ -73,15 +74,29 @@ export class WarmPool {
   constructor(
     private readonly boot: Boot,
     private readonly removeFolder: (folder: JobFolder) => void,
+    /** How many idle sandboxes each policy keeps (the jobs the Link runs at once). */
+    private readonly depth = 1,
   ) {}
 
-  /** Asks for a warm sandbox of this policy and cap from now on; boots one unless it exists. */
+  private idleOf(net: NetPolicy): WarmSandbox[] {
+    let list = this.idle.get(net);
+    if (!list) this.idle.set(net, (list = []));
+    return list;
+  }
+
+  private bootingOf(net: NetPolicy): Set<Promise<WarmSandbox | undefined>> {
+    let set = this.booting.get(net);
+    if (!set) this.booting.set(net, (set = new Set()));
+    return set;
+  }
+
+  /** Asks for warm sandboxes of this policy and cap from now on; idle ones of another cap go. */
   want(net: NetPolicy, memBytes: number): void {
     this.wanted.set(net, memBytes);
-    const current = this.idle.get(net);
-    if (current && current.memBytes !== memBytes) {
-      this.idle.delete(net);
-      void this.discard(current);
+    const list = this.idleOf(net);
+    for (const warm of list.filter((w) => w.memBytes !== memBytes)) {
+      list.splice(list.indexOf(warm), 1);
+      void this.discard(warm);
     }
   }
 
@@ -89,42 +104,47 @@ export class WarmPool {
   arm(): void {
     if (this.closed) return;
     for (const [net, memBytes] of this.wanted) {
-      if (this.idle.has(net) || this.booting.has(net)) continue;
-      const booting = this.boot(net, memBytes).then(
-        async (warm) => {
-          this.booting.delete(net);
-          if (this.closed || this.wanted.get(net) !== memBytes) {
-            await this.discard(warm);
-            // Another cap was asked for meanwhile.
-            this.arm();
-            return undefined;
-          }
-          this.idle.set(net, warm);
-          void warm.ready.then((ready) => {
-            if (!ready && this.idle.get(net) === warm) {
-              this.idle.delete(net);
-              void this.discard(warm);
+      const list = this.idleOf(net);
+      const booting = this.bootingOf(net);
+      for (let n = list.length + booting.size; n < this.depth; n++) {
+        const boot: Promise<WarmSandbox | undefined> = this.boot(net, memBytes).then(
+          async (warm) => {
+            booting.delete(boot);
+            if (this.closed || this.wanted.get(net) !== memBytes) {
+              await this.discard(warm);
+              // Another cap was asked for meanwhile.
+              this.arm();
+              return undefined;
             }
-          });
-          return warm;
-        },
-        (err: unknown) => {
-          this.booting.delete(net);
-          this.lastError = err instanceof Error ? err : new Error(String(err));
-          return undefined;
-        },
-      );
-      this.booting.set(net, booting);
+            list.push(warm);
+            void warm.ready.then((ready) => {
+              const at = list.indexOf(warm);
+              if (!ready && at >= 0) {
+                list.splice(at, 1);
+                void this.discard(warm);
+              }
+            });
+            return warm;
+          },
+          (err: unknown) => {
+            booting.delete(boot);
+            this.lastError = err instanceof Error ? err : new Error(String(err));
+            return undefined;
+          },
+        );
+        booting.add(boot);
+      }
     }
   }
 
   /** The folder of a ready sandbox of exactly this policy and cap, now reserved for one job; or undefined. */
   take(net: NetPolicy, memBytes: number): JobFolder | undefined {
-    const warm = this.idle.get(net);
-    if (!warm || warm.memBytes !== memBytes || !alive(warm)) return undefined;
-    this.idle.delete(net);
-    this.taken.set(warm.folder.id, warm);
-    return warm.folder;
+    const list = this.idleOf(net);
+    const at = list.findIndex((w) => w.memBytes === memBytes && alive(w));
+    if (at < 0) return undefined;
+    const [warm] = list.splice(at, 1);
+    this.taken.set(warm!.folder.id, warm!);
+    return warm!.folder;
   }
 
   /** The warm sandbox a folder from `take` belongs to (handed over once). */
@@ -140,22 +160,30 @@ export class WarmPool {
     return warm ? warm.destroy() : Promise.resolve();
   }
 
+  private allBooting(): Promise<WarmSandbox | undefined>[] {
+    return [...this.booting.values()].flatMap((set) => [...set]);
+  }
+
+  private allIdle(): WarmSandbox[] {
+    return [...this.idle.values()].flat();
+  }
+
   /** Waits until every wanted sandbox is booted and ready (or failed). */
   async ready(): Promise<boolean> {
-    while (this.booting.size) await Promise.all([...this.booting.values()]);
-    const results = await Promise.all([...this.idle.values()].map((warm) => warm.ready));
-    return results.every(Boolean) && [...this.wanted.keys()].every((net) => this.idle.has(net));
+    for (let boots = this.allBooting(); boots.length; boots = this.allBooting()) await Promise.all(boots);
+    const results = await Promise.all(this.allIdle().map((warm) => warm.ready));
+    return results.every(Boolean) && [...this.wanted.keys()].every((net) => this.idleOf(net).length >= this.depth);
   }
 
   /** The idle sandboxes, for measuring what they cost. */
   idleSandboxes(): WarmSandbox[] {
-    return [...this.idle.values()];
+    return this.allIdle();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const booted = await Promise.all([...this.booting.values()]);
-    const all = [...this.idle.values(), ...this.taken.values(), ...booted.filter((w): w is WarmSandbox => Boolean(w))];
+    const booted = await Promise.all(this.allBooting());
+    const all = [...this.allIdle(), ...this.taken.values(), ...booted.filter((w): w is WarmSandbox => Boolean(w))];
     this.idle.clear();
     this.taken.clear();
     await Promise.allSettled([...new Set(all)].map((warm) => this.discard(warm)));

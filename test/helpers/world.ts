@@ -78,19 +78,27 @@ export async function callTool(
 
 /**
  * Publishes and installs slow-tools: text-tools whose word_count can take seconds, so a fault can
- * land while a job runs. Its "always allow" is given by grantWordCount like text-tools'.
+ * land while a job runs. Its "always allow" is given by grantWordCount like text-tools'. `variant`
+ * publishes the same under another slug with word_count's limits set (a tool killed at its wall
+ * clock, one that declares more memory).
  */
-export async function seedSlowSkill(world: World): Promise<void> {
+export async function seedSlowSkill(
+  world: World,
+  variant: { slug: string; limits: { wall_ms?: number; mem_bytes?: number } } = {
+    slug: "slow-tools",
+    limits: { wall_ms: 20_000 },
+  },
+): Promise<void> {
   const { tempDir, removeTempDir } = await import("./temp-dir");
   const { cp, writeFile } = await import("node:fs/promises");
   const dir = tempDir("slow-tools");
   try {
     await cp(TEXT_TOOLS, dir, { recursive: true });
     const manifest = JSON.parse(await readFile(path.join(dir, "skill.json"), "utf8"));
-    manifest.slug = "slow-tools";
+    manifest.slug = variant.slug;
     manifest.version = "1.0.0";
-    manifest.name = "Slow tools";
-    for (const tool of manifest.tools) if (tool.name === "word_count") tool.limits = { wall_ms: 20_000 };
+    manifest.name = variant.slug === "slow-tools" ? "Slow tools" : `Slow tools (${variant.slug})`;
+    for (const tool of manifest.tools) if (tool.name === "word_count") tool.limits = variant.limits;
     await writeFile(path.join(dir, "skill.json"), JSON.stringify(manifest, null, 2));
     const entry = path.join(dir, "tools/word-count.js");
     const code = await readFile(entry, "utf8");
@@ -113,8 +121,8 @@ export async function seedSlowSkill(world: World): Promise<void> {
     if (!bundle.ok) throw new Error(`slow-tools: ${JSON.stringify(bundle.errors)}`);
     const published = await publishSkill({ ownerId: world.userId, document: bundle.document, scan: "none" });
     const scanned = await scanVersion(published.versionId);
-    if (scanned.status !== "passed") throw new Error(`slow-tools scanned ${scanned.status}`);
-    await installSkill({ userId: world.userId, slug: "slow-tools", version: "1.0.0" });
+    if (scanned.status !== "passed") throw new Error(`${variant.slug} scanned ${scanned.status}`);
+    await installSkill({ userId: world.userId, slug: variant.slug, version: "1.0.0" });
   } finally {
     removeTempDir(dir);
   }

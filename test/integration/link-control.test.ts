@@ -40,17 +40,17 @@ let bobHome: LinkHome;
 let aliceLinkId: string;
 let aliceRun: ReturnType<LinkHome["start"]>;
 const versions: Record<string, string> = {};
-/** While set, the inputs route waits on it: a Link then holds its job without running it. */
+/** While set, the inputs route waits on it: a Link then holds its job (one whose inputs it fetches) without running it. */
 let inputsGate: Promise<void> | null = null;
 
-async function publishFixture(slug: string, code: string) {
+async function publishFixture(slug: string, code: string, extra: { name: string; text: string }[] = []) {
   const { sandboxSkill } = await import("../helpers/install-fixtures");
   const { validateSkillDocument } = await import("../../lib/contracts");
   const { publishSkill } = await import("../../lib/registry");
   const { installSkill, grantAlwaysAllow } = await import("../../lib/installs");
-  const checked = validateSkillDocument(
-    sandboxSkill({ slug, version: "1.0.0", tools: [{ name: "go", wall_ms: 30_000 }], code }),
-  );
+  const document = sandboxSkill({ slug, version: "1.0.0", tools: [{ name: "go", wall_ms: 30_000 }], code });
+  document.resources.push(...extra.map((r) => ({ ...r, media_type: "text/javascript" })));
+  const checked = validateSkillDocument(document);
   if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
   const { versionId } = await publishSkill({ ownerId: alice.id, document: checked.document, scan: "none" });
   // The busy loop is what the test needs; the scan's verdict on it is not what is under test.
@@ -144,7 +144,10 @@ beforeAll(async () => {
   await scanVersion(versions["text-tools"]!);
   await installSkill({ userId: alice.id, slug: "text-tools", version: "2.0.1" });
   await publishFixture("spin-kit", SPIN_CODE);
-  await publishFixture("hold-kit", (await import("../helpers/install-fixtures")).ECHO_CODE);
+  // Code past the 256 KiB a poll answer carries inline: the Link fetches it, and the gate holds it there.
+  const pads = Array.from({ length: 5 }, (_, i) => ({ name: `tools/pad-${i}.js`, text: `// ${"hold ".repeat(12_000)}\n` }));
+  const requires = pads.map((p) => `require("./${p.name.slice("tools/".length)}");`).join("\n");
+  await publishFixture("hold-kit", `${requires}\n${(await import("../helpers/install-fixtures")).ECHO_CODE}`, pads);
   await recordTopUp({ userId: alice.id, amountMicros: 10_000_000n, paymentId: "ctl", memo: "test" });
   agent = await agents.verifyAgentToken((await agents.createAgent(alice.id, { name: "ctl-bot" })).token);
   aliceHome = await linkHome("ctl-alice");
@@ -212,7 +215,8 @@ describe("the off switch sticks", () => {
   it(
     `skills off while run runs: no job is dispatched to it for ${OFF_WINDOW_MS / 1000} s, and it stays off`,
     async () => {
-      const started = await pairAndStart(alice, aliceHome, "alices-laptop");
+      // One slot: "a queued job never starts" below means the job behind the running one.
+      const started = await pairAndStart(alice, aliceHome, "alices-laptop", ["--jobs", "1"]);
       aliceRun = started.run;
       aliceLinkId = started.linkId;
       expect((await aliceHome.cli(["skills", "off"])).status).toBe(0);

@@ -15,6 +15,7 @@ export {
 export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
 export {
   claimJob,
+  claimJobs,
   type ClaimedJob,
   startJob,
   releaseJob,

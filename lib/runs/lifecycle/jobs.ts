@@ -92,45 +92,85 @@ const leaseTimer = (jobId: string, at: Date) => ({
   id: `lease-${jobId}-${at.getTime()}`,
 });
 
-/**
- * Claim (queued → placed): the next job this Link may take, the person's own first; a Link serves
- * other people's jobs only when it offers itself to the pool and an operator approved it, and only
- * jobs whose project allows the pool. The Link row is read under a share lock, so a runner turned
- * off (or a Link revoked) a moment ago is seen here. One statement, so it is its own transaction.
- */
 /** A claimed job with what the Link is told about its skill version. */
 export const claimedInclude = {
   version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } },
 } as const;
 export type ClaimedJob = Prisma.RunJobGetPayload<{ include: typeof claimedInclude }>;
 
-export async function claimJob(link: { linkId: string }, now = new Date()): Promise<ClaimedJob | null> {
+/** How many of the oldest claimable jobs one claim weighs against each other for fairness. */
+const CLAIM_WINDOW = 64;
+
+/**
+ * Claim (queued → placed): up to `max` jobs this Link may take, the person's own first; a Link
+ * serves other people's jobs only when it offers itself to the pool and an operator approved it,
+ * and only jobs whose project allows the pool. Among the oldest claimable jobs they go oldest first
+ * and in turns across agents (each agent's oldest, then each one's second, …), so that one agent's
+ * burst cannot starve another; with `memFreeBytes`, only a run of them whose `mem_bytes` fit in it
+ * together (a job that does not fit waits, it is never squeezed). The Link row is read under a
+ * share lock, so a runner turned off (or a Link revoked) a moment ago is seen here. One statement,
+ * so it is its own transaction.
+ */
+export async function claimJobs(
+  link: { linkId: string },
+  max = 1,
+  memFreeBytes: number | null = null,
+  now = new Date(),
+): Promise<ClaimedJob[]> {
   const lease = new Date(now.getTime() + START_LEASE_MS);
+  const memFree = memFreeBytes === null ? null : BigInt(Math.floor(memFreeBytes));
   // JOB_TRANSITIONS.claim: queued → placed.
-  const rows = await db.$queryRaw<{ id: string }[]>`
+  const rows = await db.$queryRaw<{ id: string; place: bigint }[]>`
     WITH me AS (
       SELECT "userId", ("poolOffer" AND "poolApprovedAt" IS NOT NULL) AS pool FROM "Link"
       WHERE id = ${link.linkId} AND "revokedAt" IS NULL AND "runnerEnabled"
       FOR SHARE
-    ), candidate AS (
-      SELECT j.id, (j."userId" = me."userId") AS own FROM "RunJob" AS j, me
+    ), window_ AS (
+      SELECT j.id, j."createdAt", (j."userId" = me."userId") AS own, COALESCE(s."agentId", j."userId") AS caller
+      FROM "RunJob" AS j LEFT JOIN "Step" AS s ON s.id = j."stepId", me
       WHERE j.state = 'queued' AND j."expiresAt" > ${now}
         AND NOT (${link.linkId} = ANY(COALESCE(j."lapsedLinkIds", ARRAY[]::text[])))
         AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= ${now}))
       ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
-      LIMIT 1
+      LIMIT ${CLAIM_WINDOW}
+    ), turn AS (
+      SELECT id, own, "createdAt", ROW_NUMBER() OVER (PARTITION BY caller ORDER BY "createdAt", id) AS turn
+      FROM window_
+    ), turns AS (
+      SELECT id, own, ROW_NUMBER() OVER (ORDER BY own DESC, turn, "createdAt", id) AS place FROM turn
+    ), taken AS (
+      -- Only the rows taken are locked, in turn order; one another claim holds is passed over.
+      SELECT j.id, j."memBytes", turns.own, turns.place FROM "RunJob" AS j JOIN turns ON turns.id = j.id
+      WHERE j.state = 'queued'
+      ORDER BY turns.place
+      LIMIT ${max}
       FOR UPDATE OF j SKIP LOCKED
+    ), candidate AS (
+      SELECT id, own, place FROM (
+        SELECT id, own, place, SUM("memBytes") OVER (ORDER BY place) AS needed FROM taken
+      ) AS fit
+      WHERE ${memFree}::bigint IS NULL OR needed <= ${memFree}::bigint
     )
     UPDATE "RunJob" AS j
     SET state = 'placed', "linkId" = ${link.linkId},
         placement = (CASE WHEN candidate.own THEN 'own' ELSE 'pool' END)::"Placement",
         "placedAt" = ${now}, attempts = j.attempts + 1, "leaseExpiresAt" = ${lease}
     FROM candidate WHERE j.id = candidate.id
-    RETURNING j.id`;
-  const id = rows[0]?.id;
-  if (!id) return null;
-  await new Effects().timer(leaseTimer(id, lease)).run();
-  return db.runJob.findUnique({ where: { id }, include: claimedInclude });
+    RETURNING j.id, candidate.place`;
+  if (!rows.length) return [];
+  rows.sort((a, b) => Number(a.place) - Number(b.place));
+  const effects = new Effects();
+  for (const { id } of rows) effects.timer(leaseTimer(id, lease));
+  await effects.run();
+  const jobs = await db.runJob.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: claimedInclude });
+  // In the claim's own order: oldest first, in turns across agents.
+  const order = new Map(rows.map((r, i) => [r.id, i]));
+  return jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** The one next job this Link may take (a claim of at most one). */
+export async function claimJob(link: { linkId: string }, now = new Date()): Promise<ClaimedJob | null> {
+  return (await claimJobs(link, 1, null, now))[0] ?? null;
 }
 
 /** Start (placed → running): its Link began to run it; from now on its heartbeat keeps the lease. */
