@@ -2,7 +2,7 @@
 // from the page and run in bash with the project's commands on PATH; only the server's URL and the
 // token (made on the Tokens page in the browser) are filled in.
 import { expect, test } from "playwright/test";
-import { EXAMPLE_OUTPUT } from "../lib/docs/guides";
+import { EXAMPLE_DIR, EXAMPLE_OUTPUT } from "../lib/docs/guides";
 import { removeTempDirs } from "../test/helpers/temp-dir";
 import { signUp } from "./helpers/people";
 import { expectSkillPage, followPublishGuide } from "./helpers/publish-guide";
@@ -26,7 +26,7 @@ test("Publish your first skill: scan passes, the sandbox prints the output, publ
   const [scan, exec, publish] = results;
 
   expect(scan!.code, scan!.stdout + scan!.stderr).toBe(0);
-  expect(scan!.stdout).toContain(`${slug}: passed`);
+  expect(scan!.stdout).toContain(`${EXAMPLE_DIR}: passed`);
 
   expect(exec!.code, exec!.stdout + exec!.stderr).toBe(0);
   expect(exec!.stdout).toContain(EXAMPLE_OUTPUT);

@@ -95,7 +95,7 @@ export const AGENT_STEPS: Step[] = [
   {
     title: "Call a tool over REST",
     text: "With the skill installed, a balance (the Balance page) and a Link running, POST /api/v1/steps with the skill, tool and input; approve it on the Approvals page (“Always allow” lets the next calls of that tool run at once); poll GET /api/v1/steps/{id}?wait=30 until it ends.",
-    command: `curl -X POST https://openvibe.example/api/v1/steps -H 'authorization: Bearer AGENT_TOKEN' -H 'content-type: application/json' -d '{"skill":"${EXAMPLE_SLUG}@1.0.0","tool":"main","input":${EXAMPLE_INPUT.replace(/ /g, "")}}'`,
+    command: `curl -X POST https://openvibe.example/api/v1/steps -H 'authorization: Bearer AGENT_TOKEN' -H 'content-type: application/json' -d '{"skill":"${EXAMPLE_SLUG}@1.0.0","tool":"main","input":${JSON.stringify(JSON.parse(EXAMPLE_INPUT))}}'`,
   },
   {
     title: "Or connect over MCP",
