@@ -29,10 +29,17 @@ export function exampleSkillFiles(slug = EXAMPLE_SLUG): Record<string, string> {
   };
   return {
     "skill.json": `${JSON.stringify(manifest, null, 2)}\n`,
+    // stdin is read as a stream: a Link's warm sandbox has already opened it (non-blocking), where
+    // a synchronous readFileSync(0) fails with EAGAIN.
     "tools/main.js": [
-      'const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));',
       'const title = (s) => s.split(" ").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");',
-      'console.log(JSON.stringify({ text: title(String(input.text ?? "")) }));',
+      'let raw = "";',
+      'process.stdin.setEncoding("utf8");',
+      'process.stdin.on("data", (chunk) => (raw += chunk));',
+      'process.stdin.on("end", () => {',
+      "  const input = JSON.parse(raw);",
+      '  console.log(JSON.stringify({ text: title(String(input.text ?? "")) }));',
+      "});",
       "",
     ].join("\n"),
   };
