@@ -64,7 +64,9 @@ test("Connect an agent: the REST call and the MCP bridge both get the tool's out
   let state: StepState = step;
   // Polled as the guide says, until the step has ended.
   for (let i = 0; i < 8 && ["pending_approval", "queued", "running"].includes(state.status); i++) {
-    const res = await fetch(`${base}/api/v1/steps/${step.id}?wait=30`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${base}/api/v1/steps/${step.id}?wait=30`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     state = (await res.json()) as StepState;
   }
   expect(state.status, state.message).toBe("succeeded");

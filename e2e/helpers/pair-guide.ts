@@ -12,7 +12,9 @@ export async function followPairGuide(page: Page, sh: Shell) {
   const base = url("").replace(/\/$/, "");
   const results = [];
   for (const step of [pair!, runnerOn!]) {
-    const command = step.command.includes("CODE") ? fill(step.command, { CODE: code, [GUIDE_SERVER]: base }) : step.command;
+    const command = step.command.includes("CODE")
+      ? fill(step.command, { CODE: code, [GUIDE_SERVER]: base })
+      : step.command;
     results.push({ step: step.title, ...(await sh.run(command)) });
   }
   const link = sh.start(start!.command);
