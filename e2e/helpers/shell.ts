@@ -1,17 +1,21 @@
 // A shell as a reader of the docs has one: the project's three commands on PATH the way npm's bin
-// links put them there (a folder of symlinks to each package's "bin" launcher), and bash running a
-// command exactly as a guide prints it.
+// links put them there (a folder of symlinks to each entry of the cli and link packages' "bin"),
+// and bash running a command exactly as a guide prints it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
+import { expect } from "playwright/test";
 import { tempDir } from "../../test/helpers/temp-dir";
 
-/** Each command's launcher, as cli/package.json and link/package.json name them in "bin". */
-const BINS = {
-  openvibe: "bin/openvibe.mjs",
-  "openvibe-scan": "bin/openvibe-scan.mjs",
-  "openvibe-link": "link/bin/openvibe-link.mjs",
-};
+/** The commands `npm install -g openvibe openvibe-link` puts on PATH: name → file, from "bin". */
+function packageBins(): [string, string][] {
+  return ["cli", "link"].flatMap((dir) => {
+    const { bin } = JSON.parse(readFileSync(path.resolve(dir, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    return Object.entries(bin).map(([name, file]): [string, string] => [name, path.resolve(dir, file)]);
+  });
+}
 
 export type Shell = {
   /** The folder commands run in (a fresh one) and the user's home. */
@@ -27,7 +31,9 @@ export function shell(label: string): Shell {
   const home = tempDir(label);
   const bin = path.join(home, ".local", "bin");
   mkdirSync(bin, { recursive: true });
-  for (const [name, launcher] of Object.entries(BINS)) symlinkSync(path.resolve(launcher), path.join(bin, name));
+  const bins = packageBins();
+  expect(bins.map(([name]) => name).sort()).toEqual(["openvibe", "openvibe-link", "openvibe-scan"]);
+  for (const [name, file] of bins) symlinkSync(file, path.join(bin, name));
   const env = {
     PATH: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
     HOME: home,
