@@ -219,7 +219,8 @@ async function main() {
     redisUrl = await ensureRedis();
     const authSecret = ensureAuthSecret();
     if (suites.includes("e2e")) await ensureChromium();
-    if (suites.includes("sandbox") || suites.includes("integration")) await ensureBubblewrap();
+    // e2e too: run.spec, mcp.spec and the docs specs run a real Link, whose sandbox is bubblewrap.
+    if (["sandbox", "integration", "e2e"].some((s) => suites.includes(s))) await ensureBubblewrap();
 
     mkdirSync(reportDir, { recursive: true });
     let testDbUrl = "";

@@ -29,10 +29,17 @@ export function exampleSkillFiles(slug = EXAMPLE_SLUG): Record<string, string> {
   };
   return {
     "skill.json": `${JSON.stringify(manifest, null, 2)}\n`,
+    // stdin is read as a stream: a Link's warm sandbox has already opened it (non-blocking), where
+    // a synchronous readFileSync(0) fails with EAGAIN.
     "tools/main.js": [
-      'const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));',
       'const title = (s) => s.split(" ").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");',
-      'console.log(JSON.stringify({ text: title(String(input.text ?? "")) }));',
+      'let raw = "";',
+      'process.stdin.setEncoding("utf8");',
+      'process.stdin.on("data", (chunk) => (raw += chunk));',
+      'process.stdin.on("end", () => {',
+      "  const input = JSON.parse(raw);",
+      '  console.log(JSON.stringify({ text: title(String(input.text ?? "")) }));',
+      "});",
       "",
     ].join("\n"),
   };
@@ -57,21 +64,31 @@ export const PUBLISH_STEPS: Step[] = [
   },
   {
     title: "Publish it",
-    text: "Create a token on the dashboard's Tokens page, then publish; --dry-run validates without publishing.",
-    command: `openvibe publish ${EXAMPLE_DIR} --server https://openvibe.example --token ova_…`,
+    text: "Create a token with the skills:publish scope on the dashboard's Tokens page, then publish; --dry-run validates without publishing. The skill's page shows it once the registry's scan has passed.",
+    command: `openvibe publish ${EXAMPLE_DIR} --server https://openvibe.example --token ovp_…`,
   },
 ];
 
 export const PAIR_STEPS: Step[] = [
   {
     title: "Get a pairing code",
-    text: "On the dashboard's Links page, choose “Pair a Link” (or POST /api/v1/links/pairing-codes). The code works once.",
+    text: "On the dashboard's Links page, choose “Pair a new Link” (or POST /api/v1/links/pairing-codes). The code works once.",
     command: "curl -X POST https://openvibe.example/api/v1/links/pairing-codes --cookie …",
   },
   {
     title: "Pair this machine",
     text: "Run the Link on the machine that will execute your skills' code.",
     command: "openvibe-link pair CODE --server https://openvibe.example --name my-laptop",
+  },
+  {
+    title: "Turn its skill runner on",
+    text: "A paired Link runs nothing until you allow it on that machine.",
+    command: "openvibe-link skills on",
+  },
+  {
+    title: "Start it",
+    text: "It keeps running and takes your skills' jobs until you stop it (Ctrl-C); the Links page shows it online.",
+    command: "openvibe-link run",
   },
 ];
 
@@ -84,8 +101,8 @@ export const AGENT_STEPS: Step[] = [
   },
   {
     title: "Call a tool over REST",
-    text: "POST /api/v1/steps with the skill, tool and input; poll GET /api/v1/steps/{id}?wait=30 until it ends.",
-    command: `curl -X POST https://openvibe.example/api/v1/steps -H 'authorization: Bearer AGENT_TOKEN' -H 'content-type: application/json' -d '{"skill":"${EXAMPLE_SLUG}@1.0.0","tool":"main","input":${EXAMPLE_INPUT.replace(/ /g, "")}}'`,
+    text: "With the skill installed, a balance (the Balance page) and a Link running, POST /api/v1/steps with the skill, tool and input; approve it on the Approvals page (“Always allow” lets the next calls of that tool run at once); poll GET /api/v1/steps/{id}?wait=30 until it ends.",
+    command: `curl -X POST https://openvibe.example/api/v1/steps -H 'authorization: Bearer AGENT_TOKEN' -H 'content-type: application/json' -d '{"skill":"${EXAMPLE_SLUG}@1.0.0","tool":"main","input":${JSON.stringify(JSON.parse(EXAMPLE_INPUT))}}'`,
   },
   {
     title: "Or connect over MCP",
