@@ -132,6 +132,14 @@ describe.each(["cold", "warm"] as const)("%s", (mode) => {
       expect(result.max_rss_bytes).toBeLessThanOrEqual(134_217_728);
     });
 
+    it("reads its input synchronously from descriptor 0, as under plain node", async () => {
+      const result = await run(
+        `const i=JSON.parse(require("node:fs").readFileSync(0,"utf8"));process.stdout.write(JSON.stringify({sum:i.a+i.b}))`,
+        { input: { a: 4, b: 5 } },
+      );
+      expect(result).toMatchObject({ status: "ok", output: { sum: 9 }, stderr: "" });
+    });
+
     it("keeps the exit code when it exits on its own before its value is complete", async () => {
       const result = await run(`process.stdout.write("42")`);
       expect(result).toMatchObject({ status: "ok", output: 42, exit: 0 });

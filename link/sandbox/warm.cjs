@@ -13,9 +13,9 @@
   const fs = process.getBuiltinModule("node:fs");
   const Module = process.getBuiltinModule("node:module");
 
-  // The standard streams are made now rather than by the tool (their first use loads the stream
-  // and socket modules): the same objects a tool would get, created paused, nothing read yet.
-  void process.stdin;
+  // The output streams are made now rather than by the tool (their first use loads the stream and
+  // socket modules). Not stdin: making it turns descriptor 0 non-blocking, and a tool that reads
+  // its input with readFileSync(0), as it may under plain node, would get EAGAIN.
   void process.stdout;
   void process.stderr;
   fs.writeSync(CONTROL_FD, "R");
