@@ -2,6 +2,7 @@
 // and Clear, and the note that a bad filter was dropped. A plain GET form: works without script.
 import Link from "next/link";
 import list from "./data-table.module.css";
+import { Field } from "./field";
 
 type Option = { value: string; label: string };
 
@@ -13,17 +14,18 @@ export function FilterSelect(props: {
   options: readonly Option[];
 }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} name={props.name} defaultValue={props.value ?? ""} className={list.select}>
-        <option value="">all</option>
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={props.id} label={props.label}>
+      {(control) => (
+        <select {...control} name={props.name} defaultValue={props.value ?? ""} className={list.select}>
+          <option value="">all</option>
+          {props.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -56,14 +58,12 @@ export function SkillAgentSelects(props: {
 export function DateRange({ from, to }: { from?: string; to?: string }) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="f-from">From</label>
-        <input id="f-from" name="from" type="date" defaultValue={from ?? ""} className={list.date} />
-      </div>
-      <div className="field">
-        <label htmlFor="f-to">To</label>
-        <input id="f-to" name="to" type="date" defaultValue={to ?? ""} className={list.date} />
-      </div>
+      <Field id="f-from" label="From">
+        {(control) => <input {...control} name="from" type="date" defaultValue={from ?? ""} className={list.date} />}
+      </Field>
+      <Field id="f-to" label="To">
+        {(control) => <input {...control} name="to" type="date" defaultValue={to ?? ""} className={list.date} />}
+      </Field>
     </>
   );
 }

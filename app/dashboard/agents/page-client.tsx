@@ -6,6 +6,7 @@ import { SecretShownOnce } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 import { parseUnits, unitsText } from "../balance/units";
 import styles from "./agents.module.css";
@@ -109,17 +110,18 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
       <section className="panel" aria-labelledby="new-agent-title">
         <h2 id="new-agent-title">Create an agent</h2>
         <form className="form form-inline" onSubmit={create}>
-          <div className="field">
-            <label htmlFor="agent-name">Agent name</label>
-            <input
-              id="agent-name"
-              name="name"
-              type="text"
-              required
-              maxLength={64}
-              placeholder="e.g. research assistant"
-            />
-          </div>
+          <Field id="agent-name" label="Agent name">
+            {(control) => (
+              <input
+                {...control}
+                name="name"
+                type="text"
+                required
+                maxLength={64}
+                placeholder="e.g. research assistant"
+              />
+            )}
+          </Field>
           <button type="submit" className="button button-primary" disabled={pending}>
             Create agent
           </button>
@@ -189,18 +191,19 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
                   <div className={styles.actions}>
                     {editing === a.id ? (
                       <form className={styles.allowanceForm} onSubmit={(e) => saveAllowance(e, a)}>
-                        <div className="field">
-                          <label htmlFor={`allowance-${a.id}`}>Allowance per day for {a.name}</label>
-                          <input
-                            id={`allowance-${a.id}`}
-                            name="allowance"
-                            type="text"
-                            inputMode="decimal"
-                            required
-                            autoFocus
-                            defaultValue={a.dailyLimitMicros === null ? "" : unitsText(a.dailyLimitMicros)}
-                          />
-                        </div>
+                        <Field id={`allowance-${a.id}`} label={`Allowance per day for ${a.name}`}>
+                          {(control) => (
+                            <input
+                              {...control}
+                              name="allowance"
+                              type="text"
+                              inputMode="decimal"
+                              required
+                              autoFocus
+                              defaultValue={a.dailyLimitMicros === null ? "" : unitsText(a.dailyLimitMicros)}
+                            />
+                          )}
+                        </Field>
                         <button type="submit" className="button button-primary" disabled={pending}>
                           Save
                         </button>

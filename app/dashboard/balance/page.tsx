@@ -11,6 +11,7 @@ import { TopUpForm } from "./page-client";
 import { ReturnToStep } from "./return-to-step";
 import { UsageChart } from "./usage-chart";
 import { DashboardTitle } from "@/components/dashboard-title";
+import { Field } from "@/components/field";
 
 export const metadata = { title: "Balance" };
 export const dynamic = "force-dynamic";
@@ -68,16 +69,17 @@ export default async function BalancePage({ searchParams }: Props) {
         <h2 id="usage-title">Usage</h2>
         <form method="get" action="/dashboard/balance" className={list.filters}>
           {LEDGER_FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
-          <div className="field">
-            <label htmlFor="usage-days">Days</label>
-            <select id="usage-days" name="days" defaultValue={String(days)} className={list.select}>
-              {USAGE_DAYS.map((d) => (
-                <option key={d} value={d}>
-                  last {d} days
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field id="usage-days" label="Days">
+            {(control) => (
+              <select {...control} name="days" defaultValue={String(days)} className={list.select}>
+                {USAGE_DAYS.map((d) => (
+                  <option key={d} value={d}>
+                    last {d} days
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           <button type="submit" className="button">
             Show
           </button>

@@ -18,6 +18,7 @@ import { MySkillsClient } from "./page-client";
 import styles from "./skills.module.css";
 import { ColumnHeads } from "@/components/column-heads";
 import { DashboardTitle } from "@/components/dashboard-title";
+import { Field } from "@/components/field";
 
 export const metadata = { title: "My skills" };
 
@@ -92,21 +93,21 @@ export default async function MySkillsPage({ searchParams }: Props) {
       <section aria-labelledby="audit-title" className={styles.section}>
         <h2 id="audit-title">Audit: what your skills ran</h2>
         <form method="get" action="/dashboard/skills" className={styles.auditForm}>
-          <div className="field">
-            <label htmlFor="audit-days">Days</label>
-            <input
-              id="audit-days"
-              name="days"
-              type="number"
-              inputMode="numeric"
-              min={AUDIT_DAYS_MIN}
-              max={AUDIT_DAYS_MAX}
-              step={1}
-              defaultValue={days}
-              required
-              aria-describedby="audit-days-hint"
-            />
-          </div>
+          <Field id="audit-days" label="Days" describedBy="audit-days-hint">
+            {(control) => (
+              <input
+                {...control}
+                name="days"
+                type="number"
+                inputMode="numeric"
+                min={AUDIT_DAYS_MIN}
+                max={AUDIT_DAYS_MAX}
+                step={1}
+                defaultValue={days}
+                required
+              />
+            )}
+          </Field>
           <button type="submit" className="button">
             Show
           </button>

@@ -4,6 +4,7 @@ import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import { SecretShownOnce } from "@/components/secret-row";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 import { API_TOKEN_SCOPES, LEGACY_SCOPES, SCOPE_DESCRIPTIONS, type ApiTokenScope } from "@/lib/auth/scopes";
 
@@ -98,21 +99,11 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
       <section className="panel" aria-labelledby="new-token-title">
         <h2 id="new-token-title">Create a token</h2>
         <form className="form" onSubmit={create}>
-          <div className="field">
-            <label htmlFor="token-name">Name</label>
-            <input
-              id="token-name"
-              name="name"
-              type="text"
-              required
-              maxLength={64}
-              placeholder="e.g. laptop CLI"
-              aria-describedby="token-name-hint"
-            />
-            <p id="token-name-hint" className="hint">
-              Say where it will be used, so you know which one to revoke later.
-            </p>
-          </div>
+          <Field id="token-name" label="Name" hint="Say where it will be used, so you know which one to revoke later.">
+            {(control) => (
+              <input {...control} name="name" type="text" required maxLength={64} placeholder="e.g. laptop CLI" />
+            )}
+          </Field>
           <fieldset className="field token-scopes">
             <legend>Scopes</legend>
             {API_TOKEN_SCOPES.map((scope) => (
@@ -123,16 +114,17 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
             ))}
             <p className="hint">No token can top up or manage tokens: those need you signed in here.</p>
           </fieldset>
-          <div className="field">
-            <label htmlFor="token-expiry">Expires</label>
-            <select id="token-expiry" name="expiry" defaultValue="90">
-              {EXPIRY_CHOICES.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field id="token-expiry" label="Expires">
+            {(control) => (
+              <select {...control} name="expiry" defaultValue="90">
+                {EXPIRY_CHOICES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           <button type="submit" className="button button-primary" disabled={pending}>
             Create token
           </button>
