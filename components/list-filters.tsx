@@ -1,6 +1,7 @@
-// The fields of a dashboard list's filter form (runs, the ledger): selects, a date range, Filter
-// and Clear, and the note that a bad filter was dropped. A plain GET form: works without script.
+// A dashboard list's filter form (runs, the ledger): its selects, a date range, Filter and Clear,
+// and the note that a bad filter was dropped. A plain GET form: works without script.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import list from "./data-table.module.css";
 import { Field } from "./field";
 
@@ -68,25 +69,37 @@ export function DateRange({ from, to }: { from?: string; to?: string }) {
   );
 }
 
-export function FilterButtons({ active, clearHref }: { active: boolean; clearHref: string }) {
+/**
+ * The form around a list's filter fields: Filter, and Clear (to `clearHref`, shown only while a
+ * filter is set); under it, why a filter was dropped.
+ */
+export function ListFilterForm(props: {
+  action: string;
+  label: string;
+  clearHref: string | null;
+  problem: string | null;
+  children: ReactNode;
+}) {
   return (
-    <div className={list.filterButtons}>
-      <button type="submit" className="button">
-        Filter
-      </button>
-      {active ? (
-        <Link href={clearHref} className="button button-quiet">
-          Clear
-        </Link>
+    <>
+      <form method="get" action={props.action} className={list.filters} aria-label={props.label}>
+        {props.children}
+        <div className={list.filterButtons}>
+          <button type="submit" className="button">
+            Filter
+          </button>
+          {props.clearHref ? (
+            <Link href={props.clearHref} className="button button-quiet">
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </form>
+      {props.problem ? (
+        <p className={list.problem} role="alert">
+          {props.problem}
+        </p>
       ) : null}
-    </div>
+    </>
   );
-}
-
-export function FilterProblem({ problem }: { problem: string | null }) {
-  return problem ? (
-    <p className={list.problem} role="alert">
-      {problem}
-    </p>
-  ) : null;
 }
