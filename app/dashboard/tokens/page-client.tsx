@@ -1,6 +1,7 @@
 "use client";
 
 import { AskButton, ConfirmRow } from "@/components/confirm-row";
+import { CardList } from "@/components/card-list";
 import { SecretShownOnce } from "@/components/secret-row";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
@@ -148,45 +149,41 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
 
       <section aria-labelledby="token-list-title">
         <h2 id="token-list-title">Your tokens</h2>
-        {tokens.length === 0 ? (
-          <p className="empty">You have no tokens yet.</p>
-        ) : (
-          <ul className="token-list">
-            {tokens.map((t) => (
-              <li key={t.id} className={t.revokedAt ? "token token-revoked" : "token"} data-token-id={t.id}>
-                <div className="token-main">
-                  <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
-                  {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
-                  {!t.revokedAt && t.expiresAt && Date.parse(t.expiresAt) <= now ? (
-                    <span className="badge badge-danger">expired</span>
-                  ) : null}
+        <CardList rows={tokens.length} empty="You have no tokens yet.">
+          {tokens.map((t) => (
+            <li key={t.id} className={t.revokedAt ? "token token-revoked" : "token"} data-token-id={t.id}>
+              <div className="token-main">
+                <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
+                {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+                {!t.revokedAt && t.expiresAt && Date.parse(t.expiresAt) <= now ? (
+                  <span className="badge badge-danger">expired</span>
+                ) : null}
+              </div>
+              <div className="token-scopes-list mono" aria-label={`Scopes of ${t.name}`}>
+                {t.scopes.join(" · ") || "no scopes"}
+              </div>
+              <div className="token-meta muted">
+                Created {when(t.createdAt)} · expires {when(t.expiresAt)} · last used {when(t.lastUsedAt)}
+                {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
+              </div>
+              {t.revokedAt ? null : confirming === t.id ? (
+                <ConfirmRow
+                  className="token-actions"
+                  label={`Confirm revoking ${t.name}`}
+                  question={`Revoke “${t.name}”? Anything using it stops working at once.`}
+                  confirm="Yes, revoke"
+                  pending={pending}
+                  onConfirm={() => revoke(t.id)}
+                  onCancel={() => setConfirming(null)}
+                />
+              ) : (
+                <div className="token-actions">
+                  <AskButton action="Revoke" name={t.name} onClick={() => setConfirming(t.id)} />
                 </div>
-                <div className="token-scopes-list mono" aria-label={`Scopes of ${t.name}`}>
-                  {t.scopes.join(" · ") || "no scopes"}
-                </div>
-                <div className="token-meta muted">
-                  Created {when(t.createdAt)} · expires {when(t.expiresAt)} · last used {when(t.lastUsedAt)}
-                  {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
-                </div>
-                {t.revokedAt ? null : confirming === t.id ? (
-                  <ConfirmRow
-                    className="token-actions"
-                    label={`Confirm revoking ${t.name}`}
-                    question={`Revoke “${t.name}”? Anything using it stops working at once.`}
-                    confirm="Yes, revoke"
-                    pending={pending}
-                    onConfirm={() => revoke(t.id)}
-                    onCancel={() => setConfirming(null)}
-                  />
-                ) : (
-                  <div className="token-actions">
-                    <AskButton action="Revoke" name={t.name} onClick={() => setConfirming(t.id)} />
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+              )}
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );
