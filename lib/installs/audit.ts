@@ -236,6 +236,29 @@ export async function auditHosts(p: { userId: string; days: number; now?: Date }
   }));
 }
 
+export type AuditReport = AuditPage & { summary: AuditSummaryRow[]; hosts: AuditHostRow[] };
+
+/**
+ * The audit of one window as a person reads it: a page of runs (`slug` narrows only this page),
+ * which tools ran, and which hosts they tried, all counted from the same instant.
+ */
+export async function auditReport(p: {
+  userId: string;
+  days: number;
+  cursor?: string | null;
+  limit?: number;
+  slug?: string;
+  now?: Date;
+}): Promise<AuditReport> {
+  const window = { userId: p.userId, days: p.days, now: p.now ?? new Date() };
+  const [page, summary, hosts] = await Promise.all([
+    listAudit({ ...window, cursor: p.cursor, limit: p.limit, slug: p.slug }),
+    auditSummary(window),
+    auditHosts(window),
+  ]);
+  return { ...page, summary, hosts };
+}
+
 export const AUDIT_CSV_HEADER = [
   "time_utc",
   "skill",

@@ -6,12 +6,9 @@ import {
   AUDIT_DAYS_DEFAULT,
   AUDIT_DAYS_MAX,
   AUDIT_DAYS_MIN,
-  auditHosts,
-  auditSummary,
-  listAudit,
+  auditReport,
   listGrants,
   listInstalls,
-  type AuditPage,
 } from "@/lib/installs";
 import { formatBytes } from "@/lib/protocol";
 import { MySkillsClient } from "./page-client";
@@ -67,20 +64,13 @@ export default async function MySkillsPage({ searchParams }: Props) {
   const daysValid = Number.isInteger(asked) && asked >= AUDIT_DAYS_MIN && asked <= AUDIT_DAYS_MAX;
   const days = daysValid ? asked : AUDIT_DAYS_DEFAULT;
 
-  let audit: AuditPage;
-  try {
-    audit = await listAudit({ userId: user.userId, days, cursor: q.cursor ?? null });
-  } catch (err) {
+  const report = auditReport({ userId: user.userId, days, cursor: q.cursor ?? null }).catch((err: unknown) => {
     // A stale or edited page link: show the first page instead of an error.
     if (!(err instanceof AppError && err.code === "audit.cursor_invalid")) throw err;
-    audit = await listAudit({ userId: user.userId, days });
-  }
-  const [installs, grants, summary, hosts] = await Promise.all([
-    listInstalls(user.userId),
-    listGrants(user.userId),
-    auditSummary({ userId: user.userId, days }),
-    auditHosts({ userId: user.userId, days }),
-  ]);
+    return auditReport({ userId: user.userId, days });
+  });
+  const [installs, grants, audit] = await Promise.all([listInstalls(user.userId), listGrants(user.userId), report]);
+  const { summary, hosts } = audit;
   const banner = doneWords(q);
 
   return (
