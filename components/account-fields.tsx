@@ -1,10 +1,11 @@
 // The email and password fields of the sign-in and sign-up forms.
+import { Field } from "./field";
+
 export function EmailField({ id }: { id: string }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>Email</label>
-      <input id={id} name="email" type="email" autoComplete="email" required maxLength={254} />
-    </div>
+    <Field id={id} label="Email">
+      {(control) => <input {...control} name="email" type="email" autoComplete="email" required maxLength={254} />}
+    </Field>
   );
 }
 
@@ -15,25 +16,19 @@ export function PasswordField(props: {
   minLength?: number;
   hint?: string;
 }) {
-  const hintId = props.hint ? `${props.id}-hint` : undefined;
   return (
-    <div className="field">
-      <label htmlFor={props.id}>Password</label>
-      <input
-        id={props.id}
-        name="password"
-        type="password"
-        autoComplete={props.autoComplete}
-        required
-        minLength={props.minLength}
-        maxLength={200}
-        aria-describedby={hintId}
-      />
-      {props.hint ? (
-        <p id={hintId} className="hint">
-          {props.hint}
-        </p>
-      ) : null}
-    </div>
+    <Field id={props.id} label="Password" hint={props.hint}>
+      {(control) => (
+        <input
+          {...control}
+          name="password"
+          type="password"
+          autoComplete={props.autoComplete}
+          required
+          minLength={props.minLength}
+          maxLength={200}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,7 +1,9 @@
-// The fields of a dashboard list's filter form (runs, the ledger): selects, a date range, Filter
-// and Clear, and the note that a bad filter was dropped. A plain GET form: works without script.
+// A dashboard list's filter form (runs, the ledger): its selects, a date range, Filter and Clear,
+// and the note that a bad filter was dropped. A plain GET form: works without script.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import list from "./data-table.module.css";
+import { Field } from "./field";
 
 type Option = { value: string; label: string };
 
@@ -13,17 +15,18 @@ export function FilterSelect(props: {
   options: readonly Option[];
 }) {
   return (
-    <div className="field">
-      <label htmlFor={props.id}>{props.label}</label>
-      <select id={props.id} name={props.name} defaultValue={props.value ?? ""} className={list.select}>
-        <option value="">all</option>
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={props.id} label={props.label}>
+      {(control) => (
+        <select {...control} name={props.name} defaultValue={props.value ?? ""} className={list.select}>
+          <option value="">all</option>
+          {props.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -56,37 +59,47 @@ export function SkillAgentSelects(props: {
 export function DateRange({ from, to }: { from?: string; to?: string }) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="f-from">From</label>
-        <input id="f-from" name="from" type="date" defaultValue={from ?? ""} className={list.date} />
-      </div>
-      <div className="field">
-        <label htmlFor="f-to">To</label>
-        <input id="f-to" name="to" type="date" defaultValue={to ?? ""} className={list.date} />
-      </div>
+      <Field id="f-from" label="From">
+        {(control) => <input {...control} name="from" type="date" defaultValue={from ?? ""} className={list.date} />}
+      </Field>
+      <Field id="f-to" label="To">
+        {(control) => <input {...control} name="to" type="date" defaultValue={to ?? ""} className={list.date} />}
+      </Field>
     </>
   );
 }
 
-export function FilterButtons({ active, clearHref }: { active: boolean; clearHref: string }) {
+/**
+ * The form around a list's filter fields: Filter, and Clear (to `clearHref`, shown only while a
+ * filter is set); under it, why a filter was dropped.
+ */
+export function ListFilterForm(props: {
+  action: string;
+  label: string;
+  clearHref: string | null;
+  problem: string | null;
+  children: ReactNode;
+}) {
   return (
-    <div className={list.filterButtons}>
-      <button type="submit" className="button">
-        Filter
-      </button>
-      {active ? (
-        <Link href={clearHref} className="button button-quiet">
-          Clear
-        </Link>
+    <>
+      <form method="get" action={props.action} className={list.filters} aria-label={props.label}>
+        {props.children}
+        <div className={list.filterButtons}>
+          <button type="submit" className="button">
+            Filter
+          </button>
+          {props.clearHref ? (
+            <Link href={props.clearHref} className="button button-quiet">
+              Clear
+            </Link>
+          ) : null}
+        </div>
+      </form>
+      {props.problem ? (
+        <p className={list.problem} role="alert">
+          {props.problem}
+        </p>
       ) : null}
-    </div>
+    </>
   );
-}
-
-export function FilterProblem({ problem }: { problem: string | null }) {
-  return problem ? (
-    <p className={list.problem} role="alert">
-      {problem}
-    </p>
-  ) : null;
 }

@@ -1,5 +1,6 @@
 // The browse form: words plus filters and sort, as a plain GET form so it works without
 // JavaScript, by keyboard, and every result page has a shareable URL.
+import { Field } from "@/components/field";
 import type { BrowseQuery } from "@/lib/registry/browse-query";
 import styles from "./browse.module.css";
 
@@ -37,33 +38,35 @@ const SORT: Option[] = [
 
 function Select({ name, label, options, value }: { name: string; label: string; options: Option[]; value: string }) {
   return (
-    <div className={styles.field}>
-      <label htmlFor={`browse-${name}`}>{label}</label>
-      <select id={`browse-${name}`} name={name} defaultValue={value} className={styles.select}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field id={`browse-${name}`} label={label} className={styles.field}>
+      {(control) => (
+        <select {...control} name={name} defaultValue={value} className={styles.select}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
 export function BrowseFilters({ query }: { query: BrowseQuery }) {
   return (
     <form action="/" method="get" className={styles.filters} aria-label="Search and filter skills">
-      <div className={`${styles.field} ${styles.words}`}>
-        <label htmlFor="browse-q">Words</label>
-        <input
-          id="browse-q"
-          name="q"
-          type="search"
-          defaultValue={query.q}
-          maxLength={100}
-          placeholder="e.g. csv statistics"
-        />
-      </div>
+      <Field id="browse-q" label="Words" className={`${styles.field} ${styles.words}`}>
+        {(control) => (
+          <input
+            {...control}
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            maxLength={100}
+            placeholder="e.g. csv statistics"
+          />
+        )}
+      </Field>
       <Select name="runs" label="Kind" options={RUNS} value={query.runs ?? ""} />
       <Select name="net" label="Network use" options={NET} value={query.net ?? ""} />
       <Select name="status" label="Scan" options={STATUS} value={query.status} />

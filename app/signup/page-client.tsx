@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
 import { EmailField, PasswordField } from "@/components/account-fields";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 
 export function SignUpForm({ next }: { next: string }) {
@@ -39,10 +40,9 @@ export function SignUpForm({ next }: { next: string }) {
 
   return (
     <form className="form" onSubmit={onSubmit}>
-      <div className="field">
-        <label htmlFor="signup-name">Name</label>
-        <input id="signup-name" name="name" type="text" autoComplete="name" required maxLength={100} />
-      </div>
+      <Field id="signup-name" label="Name">
+        {(control) => <input {...control} name="name" type="text" autoComplete="name" required maxLength={100} />}
+      </Field>
       <EmailField id="signup-email" />
       <PasswordField
         id="signup-password"

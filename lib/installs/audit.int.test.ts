@@ -280,6 +280,24 @@ describe("listAudit", () => {
     expect(await installs.auditHosts({ userId: bob.id, days: 90, now: new Date(now) })).toEqual([]);
   });
 
+  it("reports a window as its page, summary and hosts; a skill narrows only the page", async () => {
+    const at = new Date(now);
+    const report = await installs.auditReport({ userId: alice.id, days: 7, now: at });
+    expect(report).toEqual({
+      ...(await installs.listAudit({ userId: alice.id, days: 7, now: at })),
+      summary: await installs.auditSummary({ userId: alice.id, days: 7, now: at }),
+      hosts: await installs.auditHosts({ userId: alice.id, days: 7, now: at }),
+    });
+    expect(report.steps).toHaveLength(3);
+    const other = await installs.auditReport({ userId: alice.id, days: 7, slug: "no-such-skill", now: at });
+    expect(other.steps).toEqual([]);
+    expect(other.summary).toEqual(report.summary);
+    expect(other.hosts).toEqual(report.hosts);
+    await expect(installs.auditReport({ userId: alice.id, days: 7, cursor: "bm90LWpzb24" })).rejects.toMatchObject({
+      code: "audit.cursor_invalid",
+    });
+  });
+
   it("refuses N outside 1-90 and a forged cursor with stable codes", async () => {
     for (const days of [0, 91, 1.5]) {
       await expect(installs.listAudit({ userId: alice.id, days })).rejects.toMatchObject({

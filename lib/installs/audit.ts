@@ -117,14 +117,17 @@ function afterCursor(c: Cursor | null): Prisma.StepWhereInput {
   return { OR: [{ createdAt: { lt: c.at } }, { createdAt: c.at, id: { lt: c.id } }] };
 }
 
-export async function listAudit(p: {
+/** Whose audit, over how many days up to `now`; `cursor`, `limit` and `slug` page and narrow the runs. */
+type AuditQuery = {
   userId: string;
   days: number;
   cursor?: string | null;
   limit?: number;
   slug?: string;
   now?: Date;
-}): Promise<AuditPage> {
+};
+
+export async function listAudit(p: AuditQuery): Promise<AuditPage> {
   const days = assertAuditDays(p.days);
   const since = new Date((p.now ?? new Date()).getTime() - days * DAY_MS);
   const limit = Math.min(Math.max(p.limit ?? 50, 1), AUDIT_PAGE_MAX);
@@ -234,6 +237,22 @@ export async function auditHosts(p: { userId: string; days: number; now?: Date }
     bytes_down: Number(r.down),
     last_at: r.last_at.toISOString(),
   }));
+}
+
+export type AuditReport = AuditPage & { summary: AuditSummaryRow[]; hosts: AuditHostRow[] };
+
+/**
+ * The audit of one window as a person reads it: a page of runs (`slug` narrows only this page),
+ * which tools ran, and which hosts they tried, all counted from the same instant.
+ */
+export async function auditReport(p: AuditQuery): Promise<AuditReport> {
+  const window = { userId: p.userId, days: p.days, now: p.now ?? new Date() };
+  const [page, summary, hosts] = await Promise.all([
+    listAudit({ ...window, cursor: p.cursor, limit: p.limit, slug: p.slug }),
+    auditSummary(window),
+    auditHosts(window),
+  ]);
+  return { ...page, summary, hosts };
 }
 
 export const AUDIT_CSV_HEADER = [

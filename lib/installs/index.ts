@@ -20,6 +20,7 @@ export {
   listAudit,
   auditSummary,
   auditHosts,
+  auditReport,
   auditCsv,
   assertAuditDays,
   SKILL_RUN_KIND,
@@ -30,6 +31,7 @@ export {
   type AuditPage,
   type AuditSummaryRow,
   type AuditHostRow,
+  type AuditReport,
 } from "./audit";
 export {
   capabilitiesOf,

@@ -1,11 +1,13 @@
 "use client";
 
 import { AskButton, ConfirmRow } from "@/components/confirm-row";
+import { CardList } from "@/components/card-list";
 import { LiveNotice } from "@/components/live-notice";
 import { SecretShownOnce } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 import { parseUnits, unitsText } from "../balance/units";
 import styles from "./agents.module.css";
@@ -109,17 +111,18 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
       <section className="panel" aria-labelledby="new-agent-title">
         <h2 id="new-agent-title">Create an agent</h2>
         <form className="form form-inline" onSubmit={create}>
-          <div className="field">
-            <label htmlFor="agent-name">Agent name</label>
-            <input
-              id="agent-name"
-              name="name"
-              type="text"
-              required
-              maxLength={64}
-              placeholder="e.g. research assistant"
-            />
-          </div>
+          <Field id="agent-name" label="Agent name">
+            {(control) => (
+              <input
+                {...control}
+                name="name"
+                type="text"
+                required
+                maxLength={64}
+                placeholder="e.g. research assistant"
+              />
+            )}
+          </Field>
           <button type="submit" className="button button-primary" disabled={pending}>
             Create agent
           </button>
@@ -150,49 +153,46 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
 
       <section aria-labelledby="agent-list-title">
         <h2 id="agent-list-title">Your agents</h2>
-        {agents.length === 0 ? (
-          <p className="empty">You have no agents yet.</p>
-        ) : (
-          <ul className="card-list">
-            {agents.map((a) => (
-              <li
-                key={a.id}
-                className={`card ${styles.agent}${a.revokedAt ? ` ${styles.revoked}` : ""}`}
-                data-agent-id={a.id}
-              >
-                <div className={styles.head}>
-                  <strong>{a.name}</strong> <span className="mono muted">ova_{a.tokenPrefix}…</span>
-                  {a.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
-                </div>
-                <p className={styles.meta}>
-                  Created {when(a.createdAt)}
-                  {a.revokedAt ? ` · revoked ${when(a.revokedAt)}` : ""}
+        <CardList rows={agents.length} empty="You have no agents yet.">
+          {agents.map((a) => (
+            <li
+              key={a.id}
+              className={`card ${styles.agent}${a.revokedAt ? ` ${styles.revoked}` : ""}`}
+              data-agent-id={a.id}
+            >
+              <div className={styles.head}>
+                <strong>{a.name}</strong> <span className="mono muted">ova_{a.tokenPrefix}…</span>
+                {a.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+              </div>
+              <p className={styles.meta}>
+                Created {when(a.createdAt)}
+                {a.revokedAt ? ` · revoked ${when(a.revokedAt)}` : ""}
+              </p>
+              <p className={styles.money}>
+                Spent today: <strong>{unitsText(a.spentTodayMicros)}</strong> of{" "}
+                <strong>{a.dailyLimitMicros === null ? "no allowance set" : unitsText(a.dailyLimitMicros)}</strong> per
+                day
+              </p>
+              {a.connections.length ? (
+                <p className={styles.connections}>
+                  Connected apps (OAuth):{" "}
+                  {a.connections.map((c) => `${c.clientName} since ${when(c.since)}`).join(", ")}
                 </p>
-                <p className={styles.money}>
-                  Spent today: <strong>{unitsText(a.spentTodayMicros)}</strong> of{" "}
-                  <strong>{a.dailyLimitMicros === null ? "no allowance set" : unitsText(a.dailyLimitMicros)}</strong>{" "}
-                  per day
-                </p>
-                {a.connections.length ? (
-                  <p className={styles.connections}>
-                    Connected apps (OAuth):{" "}
-                    {a.connections.map((c) => `${c.clientName} since ${when(c.since)}`).join(", ")}
-                  </p>
-                ) : null}
-                {a.revokedAt ? null : (
-                  <details className={styles.connect}>
-                    <summary>Connect an MCP client as {a.name}</summary>
-                    <McpSnippets idPrefix={`agent-${a.id}`} appUrl={appUrl} />
-                  </details>
-                )}
-                {a.revokedAt ? null : (
-                  <div className={styles.actions}>
-                    {editing === a.id ? (
-                      <form className={styles.allowanceForm} onSubmit={(e) => saveAllowance(e, a)}>
-                        <div className="field">
-                          <label htmlFor={`allowance-${a.id}`}>Allowance per day for {a.name}</label>
+              ) : null}
+              {a.revokedAt ? null : (
+                <details className={styles.connect}>
+                  <summary>Connect an MCP client as {a.name}</summary>
+                  <McpSnippets idPrefix={`agent-${a.id}`} appUrl={appUrl} />
+                </details>
+              )}
+              {a.revokedAt ? null : (
+                <div className={styles.actions}>
+                  {editing === a.id ? (
+                    <form className={styles.allowanceForm} onSubmit={(e) => saveAllowance(e, a)}>
+                      <Field id={`allowance-${a.id}`} label={`Allowance per day for ${a.name}`}>
+                        {(control) => (
                           <input
-                            id={`allowance-${a.id}`}
+                            {...control}
                             name="allowance"
                             type="text"
                             inputMode="decimal"
@@ -200,43 +200,43 @@ export function AgentsClient({ agents, appUrl }: { agents: AgentRow[]; appUrl: s
                             autoFocus
                             defaultValue={a.dailyLimitMicros === null ? "" : unitsText(a.dailyLimitMicros)}
                           />
-                        </div>
-                        <button type="submit" className="button button-primary" disabled={pending}>
-                          Save
-                        </button>
-                        <button type="button" className="button button-quiet" onClick={() => setEditing(null)}>
-                          Cancel
-                        </button>
-                      </form>
-                    ) : (
-                      <button
-                        type="button"
-                        className="button"
-                        onClick={() => setEditing(a.id)}
-                        aria-label={`Change allowance of ${a.name}`}
-                      >
-                        Change allowance
+                        )}
+                      </Field>
+                      <button type="submit" className="button button-primary" disabled={pending}>
+                        Save
                       </button>
-                    )}
-                    {confirming === a.id ? (
-                      <ConfirmRow
-                        className={styles.confirm}
-                        label={`Confirm revoking ${a.name}`}
-                        question={`Revoke “${a.name}”? Its token stops working at once.`}
-                        confirm="Yes, revoke"
-                        pending={pending}
-                        onConfirm={() => revoke(a)}
-                        onCancel={() => setConfirming(null)}
-                      />
-                    ) : (
-                      <AskButton action="Revoke" name={a.name} onClick={() => setConfirming(a.id)} />
-                    )}
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+                      <button type="button" className="button button-quiet" onClick={() => setEditing(null)}>
+                        Cancel
+                      </button>
+                    </form>
+                  ) : (
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => setEditing(a.id)}
+                      aria-label={`Change allowance of ${a.name}`}
+                    >
+                      Change allowance
+                    </button>
+                  )}
+                  {confirming === a.id ? (
+                    <ConfirmRow
+                      className={styles.confirm}
+                      label={`Confirm revoking ${a.name}`}
+                      question={`Revoke “${a.name}”? Its token stops working at once.`}
+                      confirm="Yes, revoke"
+                      pending={pending}
+                      onConfirm={() => revoke(a)}
+                      onCancel={() => setConfirming(null)}
+                    />
+                  ) : (
+                    <AskButton action="Revoke" name={a.name} onClick={() => setConfirming(a.id)} />
+                  )}
+                </div>
+              )}
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LiveNotice } from "@/components/live-notice";
+import { CardList } from "@/components/card-list";
 import { FormError } from "@/components/form-error";
 import { useLiveEvents } from "@/components/use-live-events";
 import styles from "./approvals.module.css";
@@ -152,52 +153,47 @@ export function ApprovalsClient({ initial }: { initial: ApprovalsData }) {
         <h2 id="pending-title" ref={pendingHeading} tabIndex={-1}>
           Waiting for you {pending.length ? <span className="badge">{pending.length}</span> : null}
         </h2>
-        {pending.length === 0 ? (
-          <p className="empty">No step is waiting for you. When an agent asks to run a skill, it appears here.</p>
-        ) : (
-          <ul className="card-list">
-            {pending.map((s) => (
-              <li key={s.id} className={styles.step} data-step-id={s.id}>
-                <StepSummary step={s} heading="h3" cost={{ cost: costs[s.id], balanceMicros: balance }} />
-                <DecisionButtons
-                  step={s}
-                  cost={costs[s.id]}
-                  balanceMicros={balance}
-                  busy={busy !== null}
-                  decide={(decision) => decide(s, decision)}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
+        <CardList
+          rows={pending.length}
+          empty="No step is waiting for you. When an agent asks to run a skill, it appears here."
+        >
+          {pending.map((s) => (
+            <li key={s.id} className={styles.step} data-step-id={s.id}>
+              <StepSummary step={s} heading="h3" cost={{ cost: costs[s.id], balanceMicros: balance }} />
+              <DecisionButtons
+                step={s}
+                cost={costs[s.id]}
+                balanceMicros={balance}
+                busy={busy !== null}
+                decide={(decision) => decide(s, decision)}
+              />
+            </li>
+          ))}
+        </CardList>
       </section>
 
       <section aria-labelledby="recent-title" className={styles.section}>
         <h2 id="recent-title">Recent steps</h2>
-        {recent.length === 0 ? (
-          <p className="empty">Your agents have not asked to run anything yet.</p>
-        ) : (
-          <ul className="card-list">
-            {recent.map((s) => (
-              <li key={s.id} className={styles.recent} data-step-id={s.id}>
-                <div className={styles.recentHead}>
-                  <span className="mono">{s.target}</span>
-                  <span className={`${styles.status} ${styles[`status_${s.status}`] ?? ""}`}>
-                    {STATUS_WORDS[s.status] ?? s.status}
-                  </span>
-                </div>
-                <p className={styles.meta}>
-                  {s.agent ?? "removed agent"} · {when(s.created_at)}
-                  {decided[s.id] ? ` · ${DECISION_WORDS[decided[s.id] as Decision]} by you just now` : ""}
-                  {s.job?.wall_ms != null ? ` · ${wall(s.job.wall_ms)}` : ""}
-                  {s.job?.cost_micros != null ? ` · cost ${money(s.job.cost_micros)}` : ""}
-                </p>
-                {s.message ? <p className={styles.message}>{s.message}</p> : null}
-                <StepLinks step={s} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <CardList rows={recent.length} empty="Your agents have not asked to run anything yet.">
+          {recent.map((s) => (
+            <li key={s.id} className={styles.recent} data-step-id={s.id}>
+              <div className={styles.recentHead}>
+                <span className="mono">{s.target}</span>
+                <span className={`${styles.status} ${styles[`status_${s.status}`] ?? ""}`}>
+                  {STATUS_WORDS[s.status] ?? s.status}
+                </span>
+              </div>
+              <p className={styles.meta}>
+                {s.agent ?? "removed agent"} · {when(s.created_at)}
+                {decided[s.id] ? ` · ${DECISION_WORDS[decided[s.id] as Decision]} by you just now` : ""}
+                {s.job?.wall_ms != null ? ` · ${wall(s.job.wall_ms)}` : ""}
+                {s.job?.cost_micros != null ? ` · cost ${money(s.job.cost_micros)}` : ""}
+              </p>
+              {s.message ? <p className={styles.message}>{s.message}</p> : null}
+              <StepLinks step={s} />
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );

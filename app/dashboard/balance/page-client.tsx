@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { LiveNotice } from "@/components/live-notice";
 import { readApiError } from "@/components/api-error";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 import styles from "./balance.module.css";
 import { parseUnits, unitsText } from "./units";
@@ -74,18 +75,9 @@ export function TopUpForm({ minMicros, maxMicros }: { minMicros: string; maxMicr
         <h3 id="topup-title" className={styles.topUpTitle}>
           Top up
         </h3>
-        <div className="field">
-          <label htmlFor="topup-amount">Amount</label>
-          <input
-            id="topup-amount"
-            name="amount"
-            type="text"
-            inputMode="decimal"
-            required
-            defaultValue="10"
-            aria-describedby="topup-hint"
-          />
-        </div>
+        <Field id="topup-amount" label="Amount" describedBy="topup-hint">
+          {(control) => <input {...control} name="amount" type="text" inputMode="decimal" required defaultValue="10" />}
+        </Field>
         <button type="submit" className="button button-primary" disabled={pending}>
           Top up
         </button>

@@ -5,12 +5,14 @@ import { MAX_TOP_UP_MICROS, MIN_TOP_UP_MICROS } from "@/lib/billing/payments";
 import { formatMicros } from "@/lib/billing/rates";
 import { LEDGER_KINDS } from "@/lib/billing/usage";
 import list from "@/components/data-table.module.css";
-import { DateRange, FilterButtons, FilterProblem, FilterSelect, SkillAgentSelects } from "@/components/list-filters";
+import { DateRange, FilterSelect, ListFilterForm, SkillAgentSelects } from "@/components/list-filters";
 import styles from "./balance.module.css";
 import { TopUpForm } from "./page-client";
 import { ReturnToStep } from "./return-to-step";
 import { UsageChart } from "./usage-chart";
 import { DashboardTitle } from "@/components/dashboard-title";
+import { Field } from "@/components/field";
+import { ListTable } from "@/components/list-table";
 
 export const metadata = { title: "Balance" };
 export const dynamic = "force-dynamic";
@@ -24,6 +26,7 @@ const KIND_WORDS: Record<(typeof LEDGER_KINDS)[number], string> = {
   charge: "charge",
   refund: "refund",
 };
+const KIND_OPTIONS = LEDGER_KINDS.map((k) => ({ value: k, label: KIND_WORDS[k] }));
 
 export default async function BalancePage({ searchParams }: Props) {
   const user = await requireUser("/dashboard/balance");
@@ -68,16 +71,17 @@ export default async function BalancePage({ searchParams }: Props) {
         <h2 id="usage-title">Usage</h2>
         <form method="get" action="/dashboard/balance" className={list.filters}>
           {LEDGER_FILTER_KEYS.map((k) => (q[k] ? <input key={k} type="hidden" name={k} value={q[k]} /> : null))}
-          <div className="field">
-            <label htmlFor="usage-days">Days</label>
-            <select id="usage-days" name="days" defaultValue={String(days)} className={list.select}>
-              {USAGE_DAYS.map((d) => (
-                <option key={d} value={d}>
-                  last {d} days
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field id="usage-days" label="Days">
+            {(control) => (
+              <select {...control} name="days" defaultValue={String(days)} className={list.select}>
+                {USAGE_DAYS.map((d) => (
+                  <option key={d} value={d}>
+                    last {d} days
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           <button type="submit" className="button">
             Show
           </button>
@@ -100,74 +104,64 @@ export default async function BalancePage({ searchParams }: Props) {
 
       <section aria-labelledby="ledger-title" className={styles.section}>
         <h2 id="ledger-title">Ledger</h2>
-        <form method="get" action="/dashboard/balance" className={list.filters} aria-label="Filter the ledger">
+        <ListFilterForm
+          action="/dashboard/balance"
+          label="Filter the ledger"
+          clearHref={activeFilters.length ? clearHref : null}
+          problem={filterProblem}
+        >
           {q.days ? <input type="hidden" name="days" value={q.days} /> : null}
-          <FilterSelect
-            id="f-kind"
-            name="kind"
-            label="Kind"
-            value={q.kind}
-            options={LEDGER_KINDS.map((k) => ({ value: k, label: KIND_WORDS[k] }))}
-          />
+          <FilterSelect id="f-kind" name="kind" label="Kind" value={q.kind} options={KIND_OPTIONS} />
           <DateRange from={q.from} to={q.to} />
           <SkillAgentSelects facets={facets} skill={q.skill} agent={q.agent} />
-          <FilterButtons active={activeFilters.length > 0} clearHref={clearHref} />
-        </form>
-        <FilterProblem problem={filterProblem} />
+        </ListFilterForm>
 
-        {ledger.entries.length === 0 ? (
-          <p className="empty">
-            {activeFilters.length ? "No entries match these filters." : "No entries yet. Top up to start."}
-          </p>
-        ) : (
-          <div className={list.tableWrap} tabIndex={0} role="region" aria-label="Ledger entries">
-            <table className={`${list.table} ${list.cards}`}>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">What</th>
-                  <th scope="col" className={list.num}>
-                    Amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {ledger.entries.map((e) => (
-                  <tr key={e.id} data-kind={e.kind}>
-                    <td className={list.when} data-label="When">
-                      {when(e.createdAt)}
-                    </td>
-                    <td data-label="Kind">{KIND_WORDS[e.kind]}</td>
-                    <td data-label="What" className={styles.what}>
-                      {e.memo}
-                      {e.skillSlug || e.agent ? (
-                        <span className={list.sub}>
-                          {e.skillSlug ? <span className="mono">{e.skillSlug}</span> : null}
-                          {e.skillSlug && e.agent ? " · " : null}
-                          {e.agent ? e.agent.name : null}
-                          {e.jobId ? (
-                            <>
-                              {" · "}
-                              <Link href={`/dashboard/runs/${encodeURIComponent(e.jobId)}`}>run</Link>
-                            </>
-                          ) : null}
-                        </span>
+        <ListTable
+          rows={ledger.entries.length}
+          empty={activeFilters.length ? "No entries match these filters." : "No entries yet. Top up to start."}
+          label="Ledger entries"
+        >
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Kind</th>
+              <th scope="col">What</th>
+              <th scope="col" className={list.num}>
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {ledger.entries.map((e) => (
+              <tr key={e.id} data-kind={e.kind}>
+                <td className={list.when} data-label="When">
+                  {when(e.createdAt)}
+                </td>
+                <td data-label="Kind">{KIND_WORDS[e.kind]}</td>
+                <td data-label="What" className={styles.what}>
+                  {e.memo}
+                  {e.skillSlug || e.agent ? (
+                    <span className={list.sub}>
+                      {e.skillSlug ? <span className="mono">{e.skillSlug}</span> : null}
+                      {e.skillSlug && e.agent ? " · " : null}
+                      {e.agent ? e.agent.name : null}
+                      {e.jobId ? (
+                        <>
+                          {" · "}
+                          <Link href={`/dashboard/runs/${encodeURIComponent(e.jobId)}`}>run</Link>
+                        </>
                       ) : null}
-                    </td>
-                    <td
-                      data-label="Amount"
-                      className={`${list.num} ${e.amountMicros < 0n ? styles.minus : styles.plus}`}
-                    >
-                      {e.amountMicros > 0n ? "+" : ""}
-                      {formatMicros(e.amountMicros)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                    </span>
+                  ) : null}
+                </td>
+                <td data-label="Amount" className={`${list.num} ${e.amountMicros < 0n ? styles.minus : styles.plus}`}>
+                  {e.amountMicros > 0n ? "+" : ""}
+                  {formatMicros(e.amountMicros)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </ListTable>
         {nextHref || firstHref ? (
           <p className={list.pager}>
             {firstHref ? <Link href={firstHref}>First page</Link> : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { AskButton, ConfirmRow } from "@/components/confirm-row";
+import { CardList } from "@/components/card-list";
 import { LiveNotice } from "@/components/live-notice";
 import { SecretRow } from "@/components/secret-row";
 import { useRouter } from "next/navigation";
@@ -199,84 +200,80 @@ export function LinksClient({ links, projects }: { links: LinkRow[]; projects: P
 
       <section aria-labelledby="link-list-title">
         <h2 id="link-list-title">Your Links</h2>
-        {links.length === 0 ? (
-          <p className="empty">You have no Links yet. Pair one to run skills on your own machine.</p>
-        ) : (
-          <ul className="card-list">
-            {links.map((l) => (
-              <li
-                key={l.id}
-                className={`card ${styles.link}${l.revokedAt ? ` ${styles.revoked}` : ""}`}
-                data-link-id={l.id}
-              >
-                <div className={styles.head}>
-                  <strong>{l.name}</strong>
-                  {l.revokedAt ? (
-                    <span className="badge badge-danger">revoked</span>
-                  ) : (
-                    <span className={l.online ? styles.online : styles.offline}>{l.online ? "online" : "offline"}</span>
-                  )}
-                </div>
-                <dl className={`facts ${styles.facts}`}>
-                  <dt>Last seen</dt>
-                  <dd>{when(l.lastSeenAt)}</dd>
-                  <dt>Skill runner</dt>
-                  <dd>
-                    {l.runner === "on"
-                      ? "on"
-                      : l.runnerOffRemotely
-                        ? "off (turned off here; turn it on on that machine: openvibe-link skills on)"
-                        : "off (openvibe-link skills on)"}
-                  </dd>
-                  <dt>Offered to OpenVibe&apos;s pool</dt>
-                  <dd>
-                    {l.pool
-                      ? l.poolApproved
-                        ? "yes, approved by OpenVibe"
-                        : "offered; it serves only you until OpenVibe approves it"
-                      : "no (runs only your jobs)"}
-                  </dd>
-                  <dt>Jobs run</dt>
-                  <dd>{l.jobsRun}</dd>
-                  <dt>Paired</dt>
-                  <dd>{when(l.createdAt)}</dd>
-                  {l.revokedAt ? (
-                    <>
-                      <dt>Revoked</dt>
-                      <dd>{when(l.revokedAt)}</dd>
-                    </>
-                  ) : null}
-                </dl>
-                {l.revokedAt ? null : confirming === l.id ? (
-                  <ConfirmRow
-                    className={styles.confirm}
-                    label={`Confirm revoking ${l.name}`}
-                    question={`Revoke “${l.name}”? Its next request is refused; pair it again to use it.`}
-                    confirm="Yes, revoke"
-                    pending={pending}
-                    onConfirm={() => revoke(l)}
-                    onCancel={() => setConfirming(null)}
-                  />
+        <CardList rows={links.length} empty="You have no Links yet. Pair one to run skills on your own machine.">
+          {links.map((l) => (
+            <li
+              key={l.id}
+              className={`card ${styles.link}${l.revokedAt ? ` ${styles.revoked}` : ""}`}
+              data-link-id={l.id}
+            >
+              <div className={styles.head}>
+                <strong>{l.name}</strong>
+                {l.revokedAt ? (
+                  <span className="badge badge-danger">revoked</span>
                 ) : (
-                  <div className={styles.actions}>
-                    {l.runner === "on" ? (
-                      <button
-                        type="button"
-                        className="button"
-                        disabled={pending}
-                        onClick={() => turnOff(l)}
-                        aria-label={`Turn runner off: ${l.name}`}
-                      >
-                        Turn runner off
-                      </button>
-                    ) : null}
-                    <AskButton action="Revoke" name={l.name} onClick={() => setConfirming(l.id)} />
-                  </div>
+                  <span className={l.online ? styles.online : styles.offline}>{l.online ? "online" : "offline"}</span>
                 )}
-              </li>
-            ))}
-          </ul>
-        )}
+              </div>
+              <dl className={`facts ${styles.facts}`}>
+                <dt>Last seen</dt>
+                <dd>{when(l.lastSeenAt)}</dd>
+                <dt>Skill runner</dt>
+                <dd>
+                  {l.runner === "on"
+                    ? "on"
+                    : l.runnerOffRemotely
+                      ? "off (turned off here; turn it on on that machine: openvibe-link skills on)"
+                      : "off (openvibe-link skills on)"}
+                </dd>
+                <dt>Offered to OpenVibe&apos;s pool</dt>
+                <dd>
+                  {l.pool
+                    ? l.poolApproved
+                      ? "yes, approved by OpenVibe"
+                      : "offered; it serves only you until OpenVibe approves it"
+                    : "no (runs only your jobs)"}
+                </dd>
+                <dt>Jobs run</dt>
+                <dd>{l.jobsRun}</dd>
+                <dt>Paired</dt>
+                <dd>{when(l.createdAt)}</dd>
+                {l.revokedAt ? (
+                  <>
+                    <dt>Revoked</dt>
+                    <dd>{when(l.revokedAt)}</dd>
+                  </>
+                ) : null}
+              </dl>
+              {l.revokedAt ? null : confirming === l.id ? (
+                <ConfirmRow
+                  className={styles.confirm}
+                  label={`Confirm revoking ${l.name}`}
+                  question={`Revoke “${l.name}”? Its next request is refused; pair it again to use it.`}
+                  confirm="Yes, revoke"
+                  pending={pending}
+                  onConfirm={() => revoke(l)}
+                  onCancel={() => setConfirming(null)}
+                />
+              ) : (
+                <div className={styles.actions}>
+                  {l.runner === "on" ? (
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={pending}
+                      onClick={() => turnOff(l)}
+                      aria-label={`Turn runner off: ${l.name}`}
+                    >
+                      Turn runner off
+                    </button>
+                  ) : null}
+                  <AskButton action="Revoke" name={l.name} onClick={() => setConfirming(l.id)} />
+                </div>
+              )}
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );

@@ -4,9 +4,10 @@ import { formatMicros } from "@/lib/billing/rates";
 import { AppError } from "@/lib/errors";
 import { listRuns, runFacets, runFilterFromQuery, RUN_STATES, type RunFilter } from "@/lib/runs";
 import list from "@/components/data-table.module.css";
-import { DateRange, FilterButtons, FilterProblem, FilterSelect, SkillAgentSelects } from "@/components/list-filters";
+import { DateRange, FilterSelect, ListFilterForm, SkillAgentSelects } from "@/components/list-filters";
 import styles from "./runs.module.css";
 import { DashboardTitle } from "@/components/dashboard-title";
+import { ListTable } from "@/components/list-table";
 
 export const metadata = { title: "Runs" };
 export const dynamic = "force-dynamic";
@@ -27,6 +28,7 @@ const STATE_WORDS: Record<(typeof RUN_STATES)[number], string> = {
   cancelled: "cancelled",
   expired: "expired",
 };
+const STATE_OPTIONS = RUN_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] }));
 
 function duration(ms: number | null) {
   if (ms === null) return "—";
@@ -68,79 +70,74 @@ export default async function RunsPage({ searchParams }: Props) {
         cost. Open one to see its input, output and error output.
       </p>
 
-      <form method="get" action="/dashboard/runs" className={list.filters} aria-label="Filter the runs">
+      <ListFilterForm
+        action="/dashboard/runs"
+        label="Filter the runs"
+        clearHref={activeFilters.length ? "/dashboard/runs" : null}
+        problem={filterProblem}
+      >
         <SkillAgentSelects facets={facets} skill={kept.skill} agent={kept.agent} />
-        <FilterSelect
-          id="f-status"
-          name="status"
-          label="Status"
-          value={kept.status}
-          options={RUN_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] }))}
-        />
+        <FilterSelect id="f-status" name="status" label="Status" value={kept.status} options={STATE_OPTIONS} />
         <DateRange from={kept.from} to={kept.to} />
-        <FilterButtons active={activeFilters.length > 0} clearHref="/dashboard/runs" />
-      </form>
-      <FilterProblem problem={filterProblem} />
+      </ListFilterForm>
 
-      {page.runs.length === 0 ? (
-        <p className="empty">
-          {activeFilters.length
+      <ListTable
+        rows={page.runs.length}
+        empty={
+          activeFilters.length
             ? "No run matches these filters."
-            : "Nothing has run yet. When you approve an agent's call, its run appears here."}
-        </p>
-      ) : (
-        <div className={list.tableWrap} tabIndex={0} role="region" aria-label="Runs">
-          <table className={`${list.table} ${list.cards}`}>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Skill and tool</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Ran on</th>
-                <th scope="col">Status</th>
-                <th scope="col" className={list.num}>
-                  Wall time
-                </th>
-                <th scope="col" className={list.num}>
-                  Cost
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.runs.map((r) => (
-                <tr key={r.id} data-run-id={r.id}>
-                  <td className={list.when} data-label="When">
-                    <Link href={`/dashboard/runs/${encodeURIComponent(r.id)}`}>{when(r.created_at)}</Link>
-                  </td>
-                  <td data-label="Skill" className={styles.skill}>
-                    <span className="mono">
-                      {r.skill}@{r.version}
-                    </span>
-                    <span className={list.sub}>
-                      tool <span className="mono">{r.tool}</span>
-                    </span>
-                  </td>
-                  <td data-label="Agent">{r.agent ?? "—"}</td>
-                  <td data-label="Ran on" data-testid="run-ran-on">
-                    {r.ran_on ?? "not placed"}
-                  </td>
-                  <td data-label="Status">
-                    <span className={`pill ${styles.state} ${styles[`state_${r.state}`] ?? ""}`}>
-                      {STATE_WORDS[r.state]}
-                    </span>
-                  </td>
-                  <td data-label="Wall time" className={list.num}>
-                    {duration(r.wall_ms)}
-                  </td>
-                  <td data-label="Cost" className={list.num}>
-                    {r.cost_micros === null ? "—" : formatMicros(r.cost_micros)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            : "Nothing has run yet. When you approve an agent's call, its run appears here."
+        }
+        label="Runs"
+      >
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Skill and tool</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Ran on</th>
+            <th scope="col">Status</th>
+            <th scope="col" className={list.num}>
+              Wall time
+            </th>
+            <th scope="col" className={list.num}>
+              Cost
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.runs.map((r) => (
+            <tr key={r.id} data-run-id={r.id}>
+              <td className={list.when} data-label="When">
+                <Link href={`/dashboard/runs/${encodeURIComponent(r.id)}`}>{when(r.created_at)}</Link>
+              </td>
+              <td data-label="Skill" className={styles.skill}>
+                <span className="mono">
+                  {r.skill}@{r.version}
+                </span>
+                <span className={list.sub}>
+                  tool <span className="mono">{r.tool}</span>
+                </span>
+              </td>
+              <td data-label="Agent">{r.agent ?? "—"}</td>
+              <td data-label="Ran on" data-testid="run-ran-on">
+                {r.ran_on ?? "not placed"}
+              </td>
+              <td data-label="Status">
+                <span className={`pill ${styles.state} ${styles[`state_${r.state}`] ?? ""}`}>
+                  {STATE_WORDS[r.state]}
+                </span>
+              </td>
+              <td data-label="Wall time" className={list.num}>
+                {duration(r.wall_ms)}
+              </td>
+              <td data-label="Cost" className={list.num}>
+                {r.cost_micros === null ? "—" : formatMicros(r.cost_micros)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </ListTable>
       {nextHref || filter.cursor ? (
         <nav className={list.pager} aria-label="Pages of runs">
           {filter.cursor ? <Link href={firstHref}>Newest runs</Link> : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { LiveNotice } from "@/components/live-notice";
+import { CardList } from "@/components/card-list";
 import { AskButton, ConfirmRow } from "@/components/confirm-row";
 import Link from "next/link";
 import { useState } from "react";
@@ -113,83 +114,84 @@ export function MySkillsClient({
 
       <section aria-labelledby="installed-title" className={styles.section}>
         <h2 id="installed-title">Installed skills</h2>
-        {installs.length === 0 ? (
-          <p className="empty">
-            You have no skills installed. <Link href="/">Browse skills</Link> to find one.
-          </p>
-        ) : (
-          <ul className="card-list">
-            {installs.map((i) => (
-              <li
-                key={i.id}
-                className={i.enabled ? `card ${styles.install}` : `card ${styles.install} ${styles.disabled}`}
-                data-install-id={i.id}
-                data-slug={i.slug}
-                aria-label={`${i.name} (${i.slug})`}
-              >
-                <div className={styles.installMain}>
-                  <Link href={`/skills/${i.slug}/${i.version}`} className={styles.installName}>
-                    {i.name}
-                  </Link>{" "}
-                  <span className="mono muted">{`${i.slug}@${i.version}`}</span>
-                  <ScanBadge status={i.status} />
-                  <TrustBadge trust={i.trust} />
-                  <span className={`${styles.pill} ${i.enabled ? styles.on : styles.off}`}>
-                    {i.enabled ? "enabled" : "disabled"}
-                  </span>
-                </div>
-                <p className={styles.installMeta}>
-                  {i.runs === "sandbox" ? "Runs code in a sandbox" : "Instructions only"} · installed{" "}
-                  {when(i.installed_at)}
-                  {i.enabled ? null : " · its tools cannot be called"}
+        <CardList
+          rows={installs.length}
+          empty={
+            <>
+              You have no skills installed. <Link href="/">Browse skills</Link> to find one.
+            </>
+          }
+        >
+          {installs.map((i) => (
+            <li
+              key={i.id}
+              className={i.enabled ? `card ${styles.install}` : `card ${styles.install} ${styles.disabled}`}
+              data-install-id={i.id}
+              data-slug={i.slug}
+              aria-label={`${i.name} (${i.slug})`}
+            >
+              <div className={styles.installMain}>
+                <Link href={`/skills/${i.slug}/${i.version}`} className={styles.installName}>
+                  {i.name}
+                </Link>{" "}
+                <span className="mono muted">{`${i.slug}@${i.version}`}</span>
+                <ScanBadge status={i.status} />
+                <TrustBadge trust={i.trust} />
+                <span className={`${styles.pill} ${i.enabled ? styles.on : styles.off}`}>
+                  {i.enabled ? "enabled" : "disabled"}
+                </span>
+              </div>
+              <p className={styles.installMeta}>
+                {i.runs === "sandbox" ? "Runs code in a sandbox" : "Instructions only"} · installed{" "}
+                {when(i.installed_at)}
+                {i.enabled ? null : " · its tools cannot be called"}
+              </p>
+              {i.blocked ? (
+                <p className={styles.warn}>
+                  {BLOCKED_WORDS[i.blocked]}{" "}
+                  {i.blocked === "findings_changed" ? (
+                    <Link href={`/skills/${i.slug}/${i.version}/install`}>Read and confirm them</Link>
+                  ) : null}
                 </p>
-                {i.blocked ? (
-                  <p className={styles.warn}>
-                    {BLOCKED_WORDS[i.blocked]}{" "}
-                    {i.blocked === "findings_changed" ? (
-                      <Link href={`/skills/${i.slug}/${i.version}/install`}>Read and confirm them</Link>
-                    ) : null}
-                  </p>
-                ) : null}
-                {i.rescan ? (
-                  <p className={styles.warn} data-testid="rescan-notice">
-                    {rescanWords(i.rescan)} <Link href={`/skills/${i.slug}/${i.version}`}>See the findings</Link>
-                  </p>
-                ) : null}
-                {i.latest ? (
-                  <p className={styles.installMeta}>
-                    Version {i.latest} is available:{" "}
-                    <Link href={`/skills/${i.slug}/${i.latest}/install`}>see what changes and upgrade</Link>.
-                  </p>
-                ) : null}
-                {confirming === i.id ? (
-                  <ConfirmRow
-                    className={styles.actions}
-                    label={`Confirm uninstalling ${i.slug}`}
-                    question={`Uninstall ${i.slug}? Its “always allow” grants are revoked too.`}
-                    confirm="Yes, uninstall"
-                    pending={pending === i.id}
-                    onConfirm={() => uninstall(i)}
-                    onCancel={() => setConfirming(null)}
-                  />
-                ) : (
-                  <div className={styles.actions}>
-                    <button
-                      type="button"
-                      className={i.enabled ? "button" : "button button-primary"}
-                      disabled={pending === i.id}
-                      onClick={() => toggle(i)}
-                      aria-label={`${i.enabled ? "Disable" : "Enable"} ${i.slug}`}
-                    >
-                      {i.enabled ? "Disable" : "Enable"}
-                    </button>
-                    <AskButton action="Uninstall" name={i.slug} onClick={() => setConfirming(i.id)} />
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+              ) : null}
+              {i.rescan ? (
+                <p className={styles.warn} data-testid="rescan-notice">
+                  {rescanWords(i.rescan)} <Link href={`/skills/${i.slug}/${i.version}`}>See the findings</Link>
+                </p>
+              ) : null}
+              {i.latest ? (
+                <p className={styles.installMeta}>
+                  Version {i.latest} is available:{" "}
+                  <Link href={`/skills/${i.slug}/${i.latest}/install`}>see what changes and upgrade</Link>.
+                </p>
+              ) : null}
+              {confirming === i.id ? (
+                <ConfirmRow
+                  className={styles.actions}
+                  label={`Confirm uninstalling ${i.slug}`}
+                  question={`Uninstall ${i.slug}? Its “always allow” grants are revoked too.`}
+                  confirm="Yes, uninstall"
+                  pending={pending === i.id}
+                  onConfirm={() => uninstall(i)}
+                  onCancel={() => setConfirming(null)}
+                />
+              ) : (
+                <div className={styles.actions}>
+                  <button
+                    type="button"
+                    className={i.enabled ? "button" : "button button-primary"}
+                    disabled={pending === i.id}
+                    onClick={() => toggle(i)}
+                    aria-label={`${i.enabled ? "Disable" : "Enable"} ${i.slug}`}
+                  >
+                    {i.enabled ? "Disable" : "Enable"}
+                  </button>
+                  <AskButton action="Uninstall" name={i.slug} onClick={() => setConfirming(i.id)} />
+                </div>
+              )}
+            </li>
+          ))}
+        </CardList>
       </section>
 
       <section aria-labelledby="grants-title" className={styles.section}>
@@ -197,29 +199,25 @@ export function MySkillsClient({
         <p className="hint">
           Tools you let run without asking. Each covers exactly one version of one tool: a new version asks again.
         </p>
-        {grants.length === 0 ? (
-          <p className="empty">No tool runs without asking you.</p>
-        ) : (
-          <ul className="card-list">
-            {grants.map((g) => (
-              <li key={g.id} className={`card ${styles.grant}`} data-grant-id={g.id}>
-                <span>
-                  <span className="mono">{`${g.slug}@${g.version}`}</span> · tool <code>{g.tool}</code>{" "}
-                  <span className="muted">since {when(g.created_at)}</span>
-                </span>
-                <button
-                  type="button"
-                  className="button"
-                  disabled={pending === g.id}
-                  onClick={() => revoke(g)}
-                  aria-label={`Revoke always allow for ${g.slug} ${g.version} ${g.tool}`}
-                >
-                  Revoke
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <CardList rows={grants.length} empty="No tool runs without asking you.">
+          {grants.map((g) => (
+            <li key={g.id} className={`card ${styles.grant}`} data-grant-id={g.id}>
+              <span>
+                <span className="mono">{`${g.slug}@${g.version}`}</span> · tool <code>{g.tool}</code>{" "}
+                <span className="muted">since {when(g.created_at)}</span>
+              </span>
+              <button
+                type="button"
+                className="button"
+                disabled={pending === g.id}
+                onClick={() => revoke(g)}
+                aria-label={`Revoke always allow for ${g.slug} ${g.version} ${g.tool}`}
+              >
+                Revoke
+              </button>
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );

@@ -6,18 +6,16 @@ import {
   AUDIT_DAYS_DEFAULT,
   AUDIT_DAYS_MAX,
   AUDIT_DAYS_MIN,
-  auditHosts,
-  auditSummary,
-  listAudit,
+  auditReport,
   listGrants,
   listInstalls,
-  type AuditPage,
 } from "@/lib/installs";
 import { formatBytes } from "@/lib/protocol";
 import { MySkillsClient } from "./page-client";
 import styles from "./skills.module.css";
 import { ColumnHeads } from "@/components/column-heads";
 import { DashboardTitle } from "@/components/dashboard-title";
+import { Field } from "@/components/field";
 
 export const metadata = { title: "My skills" };
 
@@ -66,20 +64,13 @@ export default async function MySkillsPage({ searchParams }: Props) {
   const daysValid = Number.isInteger(asked) && asked >= AUDIT_DAYS_MIN && asked <= AUDIT_DAYS_MAX;
   const days = daysValid ? asked : AUDIT_DAYS_DEFAULT;
 
-  let audit: AuditPage;
-  try {
-    audit = await listAudit({ userId: user.userId, days, cursor: q.cursor ?? null });
-  } catch (err) {
+  const report = auditReport({ userId: user.userId, days, cursor: q.cursor ?? null }).catch((err: unknown) => {
     // A stale or edited page link: show the first page instead of an error.
     if (!(err instanceof AppError && err.code === "audit.cursor_invalid")) throw err;
-    audit = await listAudit({ userId: user.userId, days });
-  }
-  const [installs, grants, summary, hosts] = await Promise.all([
-    listInstalls(user.userId),
-    listGrants(user.userId),
-    auditSummary({ userId: user.userId, days }),
-    auditHosts({ userId: user.userId, days }),
-  ]);
+    return auditReport({ userId: user.userId, days });
+  });
+  const [installs, grants, audit] = await Promise.all([listInstalls(user.userId), listGrants(user.userId), report]);
+  const { summary, hosts } = audit;
   const banner = doneWords(q);
 
   return (
@@ -92,21 +83,21 @@ export default async function MySkillsPage({ searchParams }: Props) {
       <section aria-labelledby="audit-title" className={styles.section}>
         <h2 id="audit-title">Audit: what your skills ran</h2>
         <form method="get" action="/dashboard/skills" className={styles.auditForm}>
-          <div className="field">
-            <label htmlFor="audit-days">Days</label>
-            <input
-              id="audit-days"
-              name="days"
-              type="number"
-              inputMode="numeric"
-              min={AUDIT_DAYS_MIN}
-              max={AUDIT_DAYS_MAX}
-              step={1}
-              defaultValue={days}
-              required
-              aria-describedby="audit-days-hint"
-            />
-          </div>
+          <Field id="audit-days" label="Days" describedBy="audit-days-hint">
+            {(control) => (
+              <input
+                {...control}
+                name="days"
+                type="number"
+                inputMode="numeric"
+                min={AUDIT_DAYS_MIN}
+                max={AUDIT_DAYS_MAX}
+                step={1}
+                defaultValue={days}
+                required
+              />
+            )}
+          </Field>
           <button type="submit" className="button">
             Show
           </button>

@@ -1,9 +1,11 @@
 "use client";
 
 import { AskButton, ConfirmRow } from "@/components/confirm-row";
+import { CardList } from "@/components/card-list";
 import { SecretShownOnce } from "@/components/secret-row";
 import { useState } from "react";
 import { readApiError } from "@/components/api-error";
+import { Field } from "@/components/field";
 import { FormError } from "@/components/form-error";
 import { API_TOKEN_SCOPES, LEGACY_SCOPES, SCOPE_DESCRIPTIONS, type ApiTokenScope } from "@/lib/auth/scopes";
 
@@ -98,21 +100,11 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
       <section className="panel" aria-labelledby="new-token-title">
         <h2 id="new-token-title">Create a token</h2>
         <form className="form" onSubmit={create}>
-          <div className="field">
-            <label htmlFor="token-name">Name</label>
-            <input
-              id="token-name"
-              name="name"
-              type="text"
-              required
-              maxLength={64}
-              placeholder="e.g. laptop CLI"
-              aria-describedby="token-name-hint"
-            />
-            <p id="token-name-hint" className="hint">
-              Say where it will be used, so you know which one to revoke later.
-            </p>
-          </div>
+          <Field id="token-name" label="Name" hint="Say where it will be used, so you know which one to revoke later.">
+            {(control) => (
+              <input {...control} name="name" type="text" required maxLength={64} placeholder="e.g. laptop CLI" />
+            )}
+          </Field>
           <fieldset className="field token-scopes">
             <legend>Scopes</legend>
             {API_TOKEN_SCOPES.map((scope) => (
@@ -123,16 +115,17 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
             ))}
             <p className="hint">No token can top up or manage tokens: those need you signed in here.</p>
           </fieldset>
-          <div className="field">
-            <label htmlFor="token-expiry">Expires</label>
-            <select id="token-expiry" name="expiry" defaultValue="90">
-              {EXPIRY_CHOICES.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field id="token-expiry" label="Expires">
+            {(control) => (
+              <select {...control} name="expiry" defaultValue="90">
+                {EXPIRY_CHOICES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           <button type="submit" className="button button-primary" disabled={pending}>
             Create token
           </button>
@@ -156,45 +149,41 @@ export function TokensClient({ initialTokens }: { initialTokens: TokenRow[] }) {
 
       <section aria-labelledby="token-list-title">
         <h2 id="token-list-title">Your tokens</h2>
-        {tokens.length === 0 ? (
-          <p className="empty">You have no tokens yet.</p>
-        ) : (
-          <ul className="token-list">
-            {tokens.map((t) => (
-              <li key={t.id} className={t.revokedAt ? "token token-revoked" : "token"} data-token-id={t.id}>
-                <div className="token-main">
-                  <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
-                  {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
-                  {!t.revokedAt && t.expiresAt && Date.parse(t.expiresAt) <= now ? (
-                    <span className="badge badge-danger">expired</span>
-                  ) : null}
+        <CardList rows={tokens.length} empty="You have no tokens yet.">
+          {tokens.map((t) => (
+            <li key={t.id} className={t.revokedAt ? "token token-revoked" : "token"} data-token-id={t.id}>
+              <div className="token-main">
+                <strong>{t.name}</strong> <span className="mono muted">ovp_{t.prefix}…</span>
+                {t.revokedAt ? <span className="badge badge-danger">revoked</span> : null}
+                {!t.revokedAt && t.expiresAt && Date.parse(t.expiresAt) <= now ? (
+                  <span className="badge badge-danger">expired</span>
+                ) : null}
+              </div>
+              <div className="token-scopes-list mono" aria-label={`Scopes of ${t.name}`}>
+                {t.scopes.join(" · ") || "no scopes"}
+              </div>
+              <div className="token-meta muted">
+                Created {when(t.createdAt)} · expires {when(t.expiresAt)} · last used {when(t.lastUsedAt)}
+                {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
+              </div>
+              {t.revokedAt ? null : confirming === t.id ? (
+                <ConfirmRow
+                  className="token-actions"
+                  label={`Confirm revoking ${t.name}`}
+                  question={`Revoke “${t.name}”? Anything using it stops working at once.`}
+                  confirm="Yes, revoke"
+                  pending={pending}
+                  onConfirm={() => revoke(t.id)}
+                  onCancel={() => setConfirming(null)}
+                />
+              ) : (
+                <div className="token-actions">
+                  <AskButton action="Revoke" name={t.name} onClick={() => setConfirming(t.id)} />
                 </div>
-                <div className="token-scopes-list mono" aria-label={`Scopes of ${t.name}`}>
-                  {t.scopes.join(" · ") || "no scopes"}
-                </div>
-                <div className="token-meta muted">
-                  Created {when(t.createdAt)} · expires {when(t.expiresAt)} · last used {when(t.lastUsedAt)}
-                  {t.revokedAt ? ` · revoked ${when(t.revokedAt)}` : ""}
-                </div>
-                {t.revokedAt ? null : confirming === t.id ? (
-                  <ConfirmRow
-                    className="token-actions"
-                    label={`Confirm revoking ${t.name}`}
-                    question={`Revoke “${t.name}”? Anything using it stops working at once.`}
-                    confirm="Yes, revoke"
-                    pending={pending}
-                    onConfirm={() => revoke(t.id)}
-                    onCancel={() => setConfirming(null)}
-                  />
-                ) : (
-                  <div className="token-actions">
-                    <AskButton action="Revoke" name={t.name} onClick={() => setConfirming(t.id)} />
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+              )}
+            </li>
+          ))}
+        </CardList>
       </section>
     </>
   );

@@ -301,7 +301,7 @@ function ToolPanel({ tool: t, findings }: { tool: ToolView; findings: number }) 
 function ResourcePanel({ resource: r }: { resource: ResourceView }) {
   const lines = r.text.split("\n");
   return (
-    <details className={styles.resource} open={r.isCode && lines.length <= 200 ? true : undefined}>
+    <details className={`card ${styles.resource}`} open={r.isCode && lines.length <= 200 ? true : undefined}>
       <summary>
         <span className="mono">{r.name}</span>{" "}
         <span className="muted">
