@@ -6,8 +6,8 @@ import list from "./data-table.module.css";
 export function ListTable(props: { rows: number; empty: ReactNode; label: string; children: ReactNode }) {
   if (props.rows === 0) return <p className="empty">{props.empty}</p>;
   return (
-    <div className={list.tableWrap} tabIndex={0} role="region" aria-label={props.label}>
-      <table className={`${list.table} ${list.cards}`}>{props.children}</table>
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={props.label}>
+      <table className={`data-table ${list.cards}`}>{props.children}</table>
     </div>
   );
 }

@@ -124,8 +124,8 @@ export function UsageChart({ id, title, usage, what }: Props) {
       {usage.cells.length ? (
         <details className={styles.tableDetails}>
           <summary>Show these numbers as a table</summary>
-          <div className={list.tableWrap} tabIndex={0} role="region" aria-label={`${title}, table`}>
-            <table className={list.table}>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={`${title}, table`}>
+            <table className="data-table">
               <caption className="visually-hidden">{title}</caption>
               <thead>
                 <tr>

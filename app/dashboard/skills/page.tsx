@@ -119,8 +119,8 @@ export default async function MySkillsPage({ searchParams }: Props) {
           </p>
         ) : (
           <>
-            <div className={styles.tableWrap} role="region" aria-label="Tools that ran" tabIndex={0}>
-              <table className={styles.table}>
+            <div className={`table-scroll ${styles.tableWrap}`} role="region" aria-label="Tools that ran" tabIndex={0}>
+              <table className={`data-table ${styles.table}`}>
                 <caption className={styles.caption}>
                   Tools that ran in the last {days} day{days === 1 ? "" : "s"}
                 </caption>
@@ -139,8 +139,8 @@ export default async function MySkillsPage({ searchParams }: Props) {
                 </tbody>
               </table>
             </div>
-            <div className={styles.tableWrap} role="region" aria-label="Hosts tried" tabIndex={0}>
-              <table className={styles.table} data-testid="audit-hosts">
+            <div className={`table-scroll ${styles.tableWrap}`} role="region" aria-label="Hosts tried" tabIndex={0}>
+              <table className={`data-table ${styles.table}`} data-testid="audit-hosts">
                 <caption className={styles.caption}>
                   Hosts your skills&apos; tools tried in the last {days} day{days === 1 ? "" : "s"}, as the Links signed
                   it
@@ -168,8 +168,8 @@ export default async function MySkillsPage({ searchParams }: Props) {
                 </tbody>
               </table>
             </div>
-            <div className={styles.tableWrap} role="region" aria-label="Every run" tabIndex={0}>
-              <table className={styles.table}>
+            <div className={`table-scroll ${styles.tableWrap}`} role="region" aria-label="Every run" tabIndex={0}>
+              <table className={`data-table ${styles.table}`}>
                 <caption className={styles.caption}>Every run, newest first</caption>
                 <ColumnHeads names={["Time", "Skill", "Tool", "Agent", "Step", "Exit", "Wall time"]} />
                 <tbody>

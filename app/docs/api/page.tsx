@@ -40,8 +40,8 @@ export default function ApiReferencePage() {
               <p>{o.summary}</p>
               <p className="muted">Authentication: {o.auth}</p>
               {o.fields.length > 0 && (
-                <div className={css.tableWrap}>
-                  <table className={css.table}>
+                <div className="table-scroll">
+                  <table className={`data-table ${css.table}`}>
                     <caption className="visually-hidden">
                       Parameters of {o.method} {o.path}
                     </caption>

@@ -210,8 +210,8 @@ export function SkillView({ data }: { data: SkillPageData }) {
 
       <section aria-labelledby="versions-title">
         <h2 id="versions-title">Versions</h2>
-        <div className={styles.tableWrap} tabIndex={0} role="region" aria-labelledby="versions-title">
-          <table className={styles.table}>
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="versions-title">
+          <table className={`data-table ${styles.table}`}>
             <ColumnHeads names={["Version", "Published", "Scan", "State"]} />
             <tbody>
               {data.versions.map((x) => (
@@ -273,8 +273,8 @@ function ToolPanel({ tool: t, findings }: { tool: ToolView; findings: number }) 
         <dd>{findings ? `${findings} finding${findings === 1 ? "" : "s"} (see Scan)` : "no findings"}</dd>
       </dl>
       {t.args.length ? (
-        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label={`Arguments of ${t.name}`}>
-          <table className={styles.table}>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={`Arguments of ${t.name}`}>
+          <table className={`data-table ${styles.table}`}>
             <caption className="visually-hidden">Arguments of {t.name}</caption>
             <ColumnHeads names={["Argument", "Type", "Required", "Rules"]} />
             <tbody>
