@@ -28,18 +28,18 @@ export async function verifiedAttestation(
   jobId: string,
   result: JobResultBody,
 ): Promise<Attestation | null> {
-  const job = await db.runJob.findUnique({
-    where: { id: jobId },
-    select: {
-      linkId: true,
-      inputs: true,
-      artifactName: true,
-      artifactVersion: true,
-      version: { select: { integrity: true } },
-      link: { select: { publicKey: true } },
-    },
-  });
-  if (!job || job.linkId !== linkId || !job.link) return null;
+  // One round trip: the job as placed, its version's integrity and its Link's key.
+  const rows = await db.$queryRaw<
+    { inputs: unknown; artifactName: string; artifactVersion: string; integrity: string; publicKey: string }[]
+  >`
+    SELECT j.inputs, j."artifactName", j."artifactVersion", v.integrity, l."publicKey"
+    FROM "RunJob" AS j
+    JOIN "SkillVersion" AS v ON v.id = j."versionId"
+    JOIN "Link" AS l ON l.id = j."linkId"
+    WHERE j.id = ${jobId} AND j."linkId" = ${linkId}`;
+  const found = rows[0];
+  if (!found) return null;
+  const job = { ...found, version: { integrity: found.integrity }, link: { publicKey: found.publicKey } };
   const { statement, signature } = result.attestation;
   const wrong = statementMismatches(statement, {
     job_id: jobId,

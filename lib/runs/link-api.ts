@@ -186,7 +186,7 @@ function runsOnLinks(job: ClaimedJob): boolean {
  */
 async function startedHandover(link: LinkPrincipal, job: ClaimedJob, inlineLeft: number): Promise<Handover | null> {
   try {
-    await startJob(link, job.id);
+    await startJob(link, job.id, job);
   } catch (err) {
     if (err instanceof AppError) return null;
     throw err;
@@ -259,10 +259,12 @@ async function withdrawalAtStart(job: RunJob): Promise<{ code: CancelCode; messa
 
 /**
  * Start (placed → running). Checked once more first: a version retired or failed since the job was
- * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run.
+ * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run. `claimed`:
+ * the row as the poll's claim returned it, so it is not read again.
  */
-export async function startJob(link: LinkPrincipal, jobId: string) {
-  const job = await ownedJob(link, jobId);
+export async function startJob(link: LinkPrincipal, jobId: string, claimed?: RunJob) {
+  // A job this very poll claimed is read already (and is this Link's).
+  const job = claimed?.id === jobId && claimed.linkId === link.linkId ? claimed : await ownedJob(link, jobId);
   if (job.state === "cancelled") throw withdrawnError(job);
   if (job.state === "placed") {
     const withdrawal = await withdrawalAtStart(job);
@@ -302,10 +304,7 @@ export async function jobInputBytes(link: LinkPrincipal, jobId: string, mediaId:
 export async function recordResult(link: LinkPrincipal, jobId: string, result: JobResultBody): Promise<ResultResponse> {
   const attestation = await verifiedAttestation(link.linkId, jobId, result);
   if (!attestation) throw new AppError("run.job.not_found", "That job was not found.");
-  // A repeat of a result already recorded (the common retry) is answered without taking a lock.
-  const seen = await db.runJob.findUnique({ where: { id: jobId }, select: { linkId: true, state: true } });
-  if (seen && seen.linkId === link.linkId && (seen.state === "succeeded" || seen.state === "failed"))
-    return resultResponseSchema.parse({ recorded: false, state: seen.state, late: false });
+  // A repeat of a result already recorded (a retry) finds the job finished: `recorded: false` below.
   const moved = await finishJob(link.linkId, jobId, result, attestation);
   if (moved.applied) return resultResponseSchema.parse({ recorded: true, state: moved.job.state, late: false });
   const job = moved.job;
