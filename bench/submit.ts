@@ -32,6 +32,21 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const verdict = (ok: boolean) => (ok ? "holds" : "misses");
 
+/**
+ * Counts the statements this process sends PostgreSQL (every pool client is a pg.Client), so the
+ * bench can say how many round trips one acceptance takes; `--trace-queries` prints them.
+ */
+const queries = { count: 0, trace: process.argv.includes("--trace-queries"), texts: [] as string[] };
+const sendQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries.count++;
+  if (queries.trace) {
+    const first = args[0] as string | { text?: string };
+    queries.texts.push((typeof first === "string" ? first : (first?.text ?? "?")).replace(/\s+/g, " ").slice(0, 160));
+  }
+  return sendQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 async function main() {
   const database = await createThrowawayDatabase("ov_bench_submit");
   const dataDir = await mkdtemp(path.join(tmpdir(), "ov-bench-submit-"));
@@ -141,6 +156,12 @@ async function main() {
       await call(smallToken);
       await call(bigToken);
     }
+    queries.texts = [];
+    const counted0 = queries.count;
+    await call(smallToken);
+    const perCall = queries.count - counted0;
+    console.log(`  one acceptance sends PostgreSQL ${perCall} statements`);
+    if (queries.trace) for (const text of queries.texts) console.log(`    ${text}`);
     const smallMs: number[] = [];
     const bigMs: number[] = [];
     // Interleaved, so both see the same load on this shared machine.

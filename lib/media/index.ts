@@ -116,6 +116,44 @@ export async function putMedia(input: PutMediaInput): Promise<MediaObject> {
   }
 }
 
+/** What a raw SQL client needs: pg's `query` (a pooled client of lib/db's `sqlPool()`). */
+type SqlClient = { query: (text: string, values: unknown[]) => Promise<unknown> };
+
+/**
+ * For a hot path that writes the MediaObject row itself, in a single autocommitted statement on
+ * `client`: takes the sha256's shared lock for the session (as putMedia takes it for its
+ * transaction), writes the bytes, and gives the row's values. Call `release` once the statement
+ * ended, committed or not; after a failure, deleteUnreferencedBlobs cleans up as usual.
+ */
+export async function holdBlobForRow(
+  client: SqlClient,
+  input: Omit<PutMediaInput, "tx">,
+): Promise<{ row: Omit<MediaObject, "createdAt">; release: () => Promise<void> }> {
+  const bytes = validateInput(input);
+  const sha256 = sha256Hex(bytes);
+  const storageKey = contentKey(sha256);
+  const objid = `('x' || substr($2::text, 1, 8))::bit(32)::int`;
+  await client.query(`SELECT pg_advisory_lock_shared($1::int, ${objid})`, [LOCK_CLASS, sha256]);
+  const release = async () => {
+    await client.query(`SELECT pg_advisory_unlock_shared($1::int, ${objid})`, [LOCK_CLASS, sha256]);
+  };
+  try {
+    await mediaBackend().put(storageKey, bytes, input.mediaType);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const row = {
+    id: `med_${ulid()}`,
+    ownerId: input.ownerId ?? null,
+    sha256,
+    sizeBytes: bytes.length,
+    mediaType: input.mediaType.toLowerCase(),
+    storageKey,
+  };
+  return { row, release };
+}
+
 /**
  * Runs `fn` in one database transaction with a `media.put` bound to it. When the transaction
  * fails, bytes it wrote that no committed row references are deleted before the error is rethrown.
