@@ -116,42 +116,37 @@ export async function putMedia(input: PutMediaInput): Promise<MediaObject> {
   }
 }
 
-/** What a raw SQL client needs: pg's `query` (a pooled client of lib/db's `sqlPool()`). */
-type SqlClient = { query: (text: string, values: unknown[]) => Promise<unknown> };
+/** The shared lock putMedia takes, as SQL for a statement that inserts the MediaObject row itself. */
+export function mediaLockSharedSql(sha256Param: string): string {
+  return `pg_advisory_xact_lock_shared(${LOCK_CLASS}, ('x' || substr(${sha256Param}::text, 1, 8))::bit(32)::int)`;
+}
 
 /**
- * For a hot path that writes the MediaObject row itself, in a single autocommitted statement on
- * `client`: takes the sha256's shared lock for the session (as putMedia takes it for its
- * transaction), writes the bytes, and gives the row's values. Call `release` once the statement
- * ended, committed or not; after a failure, deleteUnreferencedBlobs cleans up as usual.
+ * For a hot path that inserts the MediaObject row itself, in one statement that takes
+ * mediaLockSharedSql first: writes the bytes and gives the row's values. The bytes are written
+ * before that lock, so once the statement committed call keepBlobOfRow, which writes them again in
+ * the rare case a cleanup of the same bytes ran in between (the committed row protects them after).
  */
-export async function holdBlobForRow(
-  client: SqlClient,
-  input: Omit<PutMediaInput, "tx">,
-): Promise<{ row: Omit<MediaObject, "createdAt">; release: () => Promise<void> }> {
+export async function writeBlobForRow(
+  input: Omit<PutMediaInput, "tx"> & { id: string },
+): Promise<Omit<MediaObject, "createdAt">> {
   const bytes = validateInput(input);
   const sha256 = sha256Hex(bytes);
   const storageKey = contentKey(sha256);
-  const objid = `('x' || substr($2::text, 1, 8))::bit(32)::int`;
-  await client.query(`SELECT pg_advisory_lock_shared($1::int, ${objid})`, [LOCK_CLASS, sha256]);
-  const release = async () => {
-    await client.query(`SELECT pg_advisory_unlock_shared($1::int, ${objid})`, [LOCK_CLASS, sha256]);
-  };
-  try {
-    await mediaBackend().put(storageKey, bytes, input.mediaType);
-  } catch (err) {
-    await release();
-    throw err;
-  }
-  const row = {
-    id: `med_${ulid()}`,
+  await mediaBackend().put(storageKey, bytes, input.mediaType);
+  return {
+    id: input.id,
     ownerId: input.ownerId ?? null,
     sha256,
     sizeBytes: bytes.length,
     mediaType: input.mediaType.toLowerCase(),
     storageKey,
   };
-  return { row, release };
+}
+
+export async function keepBlobOfRow(row: Pick<MediaObject, "storageKey" | "mediaType">, bytes: Uint8Array) {
+  const store = mediaBackend();
+  if (!(await store.has(row.storageKey))) await store.put(row.storageKey, Buffer.from(bytes), row.mediaType);
 }
 
 /**

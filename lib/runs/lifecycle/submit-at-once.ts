@@ -7,9 +7,8 @@
 // balance does not (the ledger's CHECK refuses the hold), or the key is taken, nothing is written
 // and the caller goes the usual way, which decides and words those outcomes.
 import "server-only";
-import { ulid } from "ulid";
 import { sqlPool, type Step } from "../../db";
-import { holdBlobForRow, deleteUnreferencedBlobs } from "../../media";
+import { deleteUnreferencedBlobs, keepBlobOfRow, mediaLockSharedSql, writeBlobForRow } from "../../media";
 import { log } from "../../log";
 import {
   CALL_INPUT_NAME,
@@ -23,6 +22,7 @@ import {
 } from "../../protocol";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
+import { newJobId, newMediaId, newRowId } from "./ids";
 
 export type AtOncePlan = {
   step: {
@@ -60,12 +60,14 @@ const utc = (d: Date) => d.toISOString().replace("Z", "");
 // The allowance's running total is reset on a new UTC day, as reserveAllowance does; the chain of
 // FROMs makes each insert wait for the one before, so no allowance means no step.
 const SUBMIT_SQL = `
-  WITH allowance AS (
+  WITH media_lock AS (
+    SELECT ${mediaLockSharedSql("$16")}
+  ), allowance AS (
     UPDATE "AgentAllowance"
        SET "spentDay" = $22::date,
            "spentMicros" = CASE WHEN "spentDay" = $22::date THEN "spentMicros" ELSE 0 END + $23::bigint,
            "updatedAt" = $12::timestamp
-     WHERE "agentId" = $4
+     WHERE "agentId" = $4 AND EXISTS (SELECT 1 FROM media_lock)
        AND CASE WHEN "spentDay" = $22::date THEN "spentMicros" ELSE 0 END + $23::bigint <= "dailyLimitMicros"
     RETURNING 1
   ), step AS (
@@ -97,57 +99,52 @@ const SUBMIT_SQL = `
   SELECT count(*)::int AS held FROM hold`;
 
 export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
-  const stepId = `c${ulid().toLowerCase()}`;
-  const jobId = `job_${ulid().toLowerCase()}`;
+  const stepId = newRowId();
+  const jobId = newJobId();
   const jobExpiresAt = new Date(plan.now.getTime() + JOB_TTL_MS);
   const { step: s } = plan;
-  const client = await sqlPool().connect();
-  let broken: Error | undefined;
-  let sha256: string | null = null;
+  const blob = await writeBlobForRow({
+    id: newMediaId(),
+    bytes: plan.call,
+    mediaType: "application/json",
+    ownerId: s.userId,
+  });
+  const inputs: PinnedInput[] = [
+    ...plan.pins,
+    { name: CALL_INPUT_NAME, media_id: blob.id, sha256: blob.sha256, size_bytes: blob.sizeBytes },
+  ];
   let held = 0;
   try {
-    const blob = await holdBlobForRow(client, { bytes: plan.call, mediaType: "application/json", ownerId: s.userId });
-    sha256 = blob.row.sha256;
-    const inputs: PinnedInput[] = [
-      ...plan.pins,
-      { name: CALL_INPUT_NAME, media_id: blob.row.id, sha256: blob.row.sha256, size_bytes: blob.row.sizeBytes },
-    ];
-    if (inputs.length > MAX_JOB_INPUTS) {
-      await blob.release();
-      return { kind: "not_now" };
-    }
-    try {
-      const result = await client.query<{ held: number }>({
-        name: "step-submit-at-once",
-        text: SUBMIT_SQL,
-        values: [
-          stepId, s.userId, s.projectId, s.agentId, s.versionId, s.kind, s.label, s.target, s.tool,
-          JSON.stringify(s.input), s.net, utc(plan.now), s.idempotencyKey, utc(s.expiresAt),
-          blob.row.id, blob.row.sha256, blob.row.sizeBytes, blob.row.mediaType, blob.row.storageKey,
-          jobId, JSON.stringify(inputs), plan.now.toISOString().slice(0, 10), plan.worstCaseMicros.toString(),
-          JOB_CLASS, RUNNER_ARTIFACT.name, RUNNER_ARTIFACT.version, plan.limits.wall_ms,
-          String(plan.limits.mem_bytes), JOB_TTL_MS, plan.poolAllowed, utc(plan.poolAfter), utc(jobExpiresAt),
-          `c${ulid().toLowerCase()}`, plan.skillSlug, `Run of ${plan.skillSlug}: held at its limits`,
-        ],
-      });
-      held = result.rows[0]?.held ?? 0;
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code !== CHECK_VIOLATION && code !== UNIQUE_VIOLATION) throw err;
-    } finally {
-      await blob.release();
-    }
+    if (inputs.length > MAX_JOB_INPUTS) return { kind: "not_now" };
+    const result = await sqlPool().query<{ held: number }>({
+      name: "step-submit-at-once",
+      text: SUBMIT_SQL,
+      values: [
+        stepId, s.userId, s.projectId, s.agentId, s.versionId, s.kind, s.label, s.target, s.tool,
+        JSON.stringify(s.input), s.net, utc(plan.now), s.idempotencyKey, utc(s.expiresAt),
+        blob.id, blob.sha256, blob.sizeBytes, blob.mediaType, blob.storageKey,
+        jobId, JSON.stringify(inputs), plan.now.toISOString().slice(0, 10), plan.worstCaseMicros.toString(),
+        JOB_CLASS, RUNNER_ARTIFACT.name, RUNNER_ARTIFACT.version, plan.limits.wall_ms,
+        String(plan.limits.mem_bytes), JOB_TTL_MS, plan.poolAllowed, utc(plan.poolAfter), utc(jobExpiresAt),
+        newRowId(), plan.skillSlug, `Run of ${plan.skillSlug}: held at its limits`,
+      ],
+    });
+    held = result.rows[0]?.held ?? 0;
   } catch (err) {
-    // A session lock must never go back to the pool with the connection: it is closed instead.
-    broken = err as Error;
-    throw err;
+    const code = (err as { code?: string }).code;
+    if (code !== CHECK_VIOLATION && code !== UNIQUE_VIOLATION) throw err;
   } finally {
-    client.release(broken);
-    if (!held && sha256) {
-      await deleteUnreferencedBlobs([sha256]).catch((err: unknown) =>
-        log.error("media cleanup after a call not submitted at once did not finish", { err, sha256 }),
+    if (!held) {
+      await deleteUnreferencedBlobs([blob.sha256]).catch((err: unknown) =>
+        log.error("media cleanup after a call not submitted at once did not finish", { err, sha256: blob.sha256 }),
       );
     }
+  }
+  if (held) {
+    // Committed: the call is answered with its step whatever this finds (the Link retries a fetch).
+    await keepBlobOfRow(blob, plan.call).catch((err: unknown) =>
+      log.error("a call object could not be checked after its job was recorded", { err, jobId }),
+    );
   }
   if (!held) return { kind: "not_now" };
   const step: Step = {
