@@ -34,7 +34,7 @@ async function startProfile(file: string | undefined) {
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  await session.post("Profiler.setSamplingInterval", { interval: 500 });
   await session.post("Profiler.start");
   return {
     stop: async () => {
