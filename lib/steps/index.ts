@@ -89,9 +89,17 @@ export async function createSkillRunStep(
   if (context?.earlierStepId) return agentStepById(context.earlierStepId);
   if (!context?.runnable) return createTheLongWay(agent, call, key);
   const tool = validCall({ slug, version }, context.versionId, context.document, call);
-  if (context.granted && call.input !== undefined && withinCaps(tool.limits) && context.links.own + context.links.pool > 0) {
+  if (
+    context.granted &&
+    call.input !== undefined &&
+    withinCaps(tool.limits) &&
+    context.links.own + context.links.pool > 0
+  ) {
     const submitted = await submitAtOnce({
-      step: { ...stepData(agent, { slug, version }, context.versionId, tool, call, key, true, now), agentId: agent.agentId },
+      step: {
+        ...stepData(agent, { slug, version }, context.versionId, tool, call, key, true, now),
+        agentId: agent.agentId,
+      },
       skillSlug: slug,
       limits: tool.limits,
       worstCaseMicros: worstCaseCost(tool.limits.wall_ms),

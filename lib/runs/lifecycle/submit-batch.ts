@@ -204,14 +204,20 @@ async function drain(userId: string) {
       agents.add(waiting.row.agentId);
       batch.push(waiting);
     }
-    queues.set(userId, queue.filter((w) => !batch.includes(w)));
+    queues.set(
+      userId,
+      queue.filter((w) => !batch.includes(w)),
+    );
     const shared = batch[0]!.shared;
     if (batch.length === 1) {
       await writeAlone(shared, batch[0]!.row).then(batch[0]!.done, batch[0]!.fail);
       continue;
     }
     try {
-      const written = await write(shared, batch.map((w) => w.row));
+      const written = await write(
+        shared,
+        batch.map((w) => w.row),
+      );
       for (const w of batch) w.done(written.has(w.row.stepId));
     } catch (err) {
       if (!refusedByPostgres(err)) for (const w of batch) w.fail(err);
