@@ -1,44 +1,54 @@
 // The one Prisma client of a process, kept on globalThis so hot reloads and test files share it.
 // Secret columns are omitted by default; code that needs one asks with `omit: { …: false }`.
-// Its pg pool is also lent, as `sqlPool()`, to the few hot paths that speak SQL themselves.
+// A small pg pool beside it, `sqlPool()`, serves the few hot paths that speak SQL themselves.
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { config } from "../config/env.mjs";
 import { PrismaClient } from "./generated/client";
 
-function createPool() {
+function createClient() {
   const c = config();
-  // Every wait on PostgreSQL is bounded, so an outage fails a request (503) instead of hanging it:
-  // connecting, a statement on the server, and a reply that never comes back over the network.
-  return new pg.Pool({
-    connectionString: c.DATABASE_URL,
-    max: c.DB_POOL_MAX,
-    connectionTimeoutMillis: c.DB_CONNECT_TIMEOUT_MS,
-    statement_timeout: c.DB_STATEMENT_TIMEOUT_MS,
-    query_timeout: c.DB_STATEMENT_TIMEOUT_MS + 5_000,
-    keepAlive: true,
-  });
-}
-
-function createClient(pool: pg.Pool) {
   return new PrismaClient({
-    // $disconnect ends the pool; a client used again after it opens a pool of its own.
-    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    // Every wait on PostgreSQL is bounded, so an outage fails a request (503) instead of hanging it:
+    // connecting, a statement on the server, and a reply that never comes back over the network.
+    adapter: new PrismaPg({
+      connectionString: c.DATABASE_URL,
+      max: c.DB_POOL_MAX,
+      connectionTimeoutMillis: c.DB_CONNECT_TIMEOUT_MS,
+      statement_timeout: c.DB_STATEMENT_TIMEOUT_MS,
+      query_timeout: c.DB_STATEMENT_TIMEOUT_MS + 5_000,
+      keepAlive: true,
+    }),
     omit: { user: { passwordHash: true } },
   });
 }
 
 type Db = ReturnType<typeof createClient>;
-const holder = globalThis as unknown as { openvibeDb?: Db; openvibePool?: pg.Pool };
+const holder = globalThis as unknown as { openvibeDb?: Db; openvibeSqlPool?: pg.Pool };
 
-holder.openvibePool ??= createPool();
-export const db: Db = (holder.openvibeDb ??= createClient(holder.openvibePool));
+export const db: Db = (holder.openvibeDb ??= createClient());
 
-/** The pool under `db` (a fresh one once `db.$disconnect()` ended it), for raw SQL on hot paths. */
+/**
+ * The pool for raw SQL on hot paths (agent calls), bounded like the client's and half its size.
+ * It is a pool of its own: sharing the adapter's pool changed how other requests were served
+ * (test/integration/link-control.test.ts, a Link's log check against a retire, failed every time).
+ * Idle connections never keep a process alive, and one PostgreSQL ends is dropped, not thrown.
+ */
 export function sqlPool(): pg.Pool {
-  if (holder.openvibePool!.ended) holder.openvibePool = createPool();
-  return holder.openvibePool!;
+  if (holder.openvibeSqlPool && !holder.openvibeSqlPool.ended) return holder.openvibeSqlPool;
+  const c = config();
+  const pool = new pg.Pool({
+    connectionString: c.DATABASE_URL,
+    max: Math.max(2, Math.ceil(c.DB_POOL_MAX / 2)),
+    connectionTimeoutMillis: c.DB_CONNECT_TIMEOUT_MS,
+    statement_timeout: c.DB_STATEMENT_TIMEOUT_MS,
+    query_timeout: c.DB_STATEMENT_TIMEOUT_MS + 5_000,
+    keepAlive: true,
+    allowExitOnIdle: true,
+  });
+  pool.on("error", () => undefined);
+  return (holder.openvibeSqlPool = pool);
 }
 
 export * from "./generated/client";
