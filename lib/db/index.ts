@@ -30,10 +30,9 @@ const holder = globalThis as unknown as { openvibeDb?: Db; openvibeSqlPool?: pg.
 export const db: Db = (holder.openvibeDb ??= createClient());
 
 /**
- * The pool for raw SQL on hot paths (agent calls), bounded like the client's and half its size.
- * It is a pool of its own: sharing the adapter's pool changed how other requests were served
- * (test/integration/link-control.test.ts, a Link's log check against a retire, failed every time).
- * Idle connections never keep a process alive, and one PostgreSQL ends is dropped, not thrown.
+ * The pool for raw SQL on hot paths (agent calls), bounded like the client's and half its size, so
+ * those statements skip the ORM's work per query. Idle connections never keep a process alive,
+ * and a connection PostgreSQL ends is dropped, not thrown.
  */
 export function sqlPool(): pg.Pool {
   if (holder.openvibeSqlPool && !holder.openvibeSqlPool.ended) return holder.openvibeSqlPool;
