@@ -8,7 +8,8 @@
 //       lone call's p50.
 // `-- --entries N` sets the big ledger's length.
 import path from "node:path";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import pg from "pg";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
@@ -22,6 +23,28 @@ const argAfter = (flag: string) => {
   return i >= 0 ? Number(process.argv[i + 1]) : undefined;
 };
 const BIG = argAfter("--entries") ?? 1_000_000;
+const argValue = (flag: string) => {
+  const i = process.argv.indexOf(flag);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+/** `--profile <file>`: a CPU profile of the burst alone (open it in Chrome's DevTools). */
+async function startProfile(file: string | undefined) {
+  if (!file) return null;
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 500 });
+  await session.post("Profiler.start");
+  return {
+    stop: async () => {
+      const { profile } = await session.post("Profiler.stop");
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`      the burst's CPU profile: ${file}`);
+    },
+  };
+}
 const WARMUP = 5;
 const RUNS = 60;
 const BURST = 100;
@@ -31,6 +54,21 @@ const BURST_BUDGET_MS = 100;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const verdict = (ok: boolean) => (ok ? "holds" : "misses");
+
+/**
+ * Counts the statements this process sends PostgreSQL (every pool client is a pg.Client), so the
+ * bench can say how many round trips one acceptance takes; `--trace-queries` prints them.
+ */
+const queries = { count: 0, trace: process.argv.includes("--trace-queries"), texts: [] as string[] };
+const sendQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries.count++;
+  if (queries.trace) {
+    const first = args[0] as string | { text?: string };
+    queries.texts.push((typeof first === "string" ? first : (first?.text ?? "?")).replace(/\s+/g, " ").slice(0, 160));
+  }
+  return sendQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
 
 async function main() {
   const database = await createThrowawayDatabase("ov_bench_submit");
@@ -141,6 +179,12 @@ async function main() {
       await call(smallToken);
       await call(bigToken);
     }
+    queries.texts = [];
+    const counted0 = queries.count;
+    await call(smallToken);
+    const perCall = queries.count - counted0;
+    console.log(`  one acceptance sends PostgreSQL ${perCall} statements`);
+    if (queries.trace) for (const text of queries.texts) console.log(`    ${text}`);
     const smallMs: number[] = [];
     const bigMs: number[] = [];
     // Interleaved, so both see the same load on this shared machine.
@@ -158,11 +202,13 @@ async function main() {
 
     const tokens: string[] = [];
     for (let i = 0; i < BURST; i++) tokens.push(await agentOf(big.id, `burst-${i}`));
+    const profiler = await startProfile(argValue("--profile"));
     const cpu0 = process.cpuUsage();
     const wall0 = performance.now();
     const burst = await Promise.all(tokens.map((t) => call(t)));
     const wall = performance.now() - wall0;
     const cpu = process.cpuUsage(cpu0);
+    await profiler?.stop();
     const p95 = pct(burst, 95);
     console.log(
       `  (b) ${BURST} simultaneous first calls, ${BURST} agents of the ${BIG.toLocaleString("en")}-entry person: p50 ${pct(burst, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...burst).toFixed(1)} ms`,

@@ -116,6 +116,39 @@ export async function putMedia(input: PutMediaInput): Promise<MediaObject> {
   }
 }
 
+/** The shared lock putMedia takes, as SQL for a statement that inserts the MediaObject row itself. */
+export function mediaLockSharedSql(sha256Param: string): string {
+  return `pg_advisory_xact_lock_shared(${LOCK_CLASS}, ('x' || substr(${sha256Param}::text, 1, 8))::bit(32)::int)`;
+}
+
+/**
+ * For a hot path that inserts the MediaObject row itself, in one statement that takes
+ * mediaLockSharedSql first: writes the bytes and gives the row's values. The bytes are written
+ * before that lock, so once the statement committed call keepBlobOfRow, which writes them again in
+ * the rare case a cleanup of the same bytes ran in between (the committed row protects them after).
+ */
+export async function writeBlobForRow(
+  input: Omit<PutMediaInput, "tx"> & { id: string },
+): Promise<Omit<MediaObject, "createdAt">> {
+  const bytes = validateInput(input);
+  const sha256 = sha256Hex(bytes);
+  const storageKey = contentKey(sha256);
+  await mediaBackend().put(storageKey, bytes, input.mediaType);
+  return {
+    id: input.id,
+    ownerId: input.ownerId ?? null,
+    sha256,
+    sizeBytes: bytes.length,
+    mediaType: input.mediaType.toLowerCase(),
+    storageKey,
+  };
+}
+
+export async function keepBlobOfRow(row: Pick<MediaObject, "storageKey" | "mediaType">, bytes: Uint8Array) {
+  const store = mediaBackend();
+  if (!(await store.has(row.storageKey))) await store.put(row.storageKey, Buffer.from(bytes), row.mediaType);
+}
+
 /**
  * Runs `fn` in one database transaction with a `media.put` bound to it. When the transaction
  * fails, bytes it wrote that no committed row references are deleted before the error is rethrown.

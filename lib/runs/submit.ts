@@ -35,14 +35,21 @@ export async function eligibleLinks(userId: string, allowPool: boolean, now = ne
   return { own, pool };
 }
 
+export const withinCaps = (limits: Tool["limits"]) =>
+  limits.wall_ms <= LIMIT_CAPS.wall_ms && limits.mem_bytes <= LIMIT_CAPS.mem_bytes;
+
 export function checkLimits(limits: Tool["limits"]) {
-  if (limits.wall_ms > LIMIT_CAPS.wall_ms || limits.mem_bytes > LIMIT_CAPS.mem_bytes) {
+  if (!withinCaps(limits)) {
     throw new AppError(
       "run.limits.exceeded",
       `Limits above the caps (${LIMIT_CAPS.wall_ms} ms, ${LIMIT_CAPS.mem_bytes} bytes) are refused, never lowered.`,
     );
   }
 }
+
+/** `job.json`: the call as canonical JSON. */
+export const callBytes = (tool: Tool, input: unknown) =>
+  Buffer.from(canonicalJson({ tool: tool.name, entry: tool.entry, input }), "utf8");
 
 /**
  * Submits the job of a step that is `pending_approval` and has just been approved (by the person,
@@ -104,7 +111,7 @@ async function submitOnce(stepId: string, agentAlone: boolean): Promise<SubmitOu
     limits: tool.limits,
     worstCaseMicros: worstCaseCost(tool.limits.wall_ms),
     pins,
-    call: Buffer.from(canonicalJson({ tool: tool.name, entry: tool.entry, input: step.input }), "utf8"),
+    call: callBytes(tool, step.input),
     poolAllowed: allowPool,
     poolAfter: new Date(now.getTime() + (links.own > 0 ? OWN_LINKS_FIRST_MS : 0)),
     now,

@@ -19,11 +19,14 @@ import {
   isStepFinal,
   recordApproval,
   releaseStepKey,
+  submitAtOnce,
 } from "../runs/lifecycle";
-import { submitStepJob } from "../runs/submit";
+import { callBytes, submitStepJob, withinCaps } from "../runs/submit";
+import { OWN_LINKS_FIRST_MS } from "../runs/constants";
+import { readCallContext } from "./call-context";
 import { ranOnWords } from "../runs/view";
 import { storedAttestation } from "../runs/attestation";
-import { formatMicros } from "../billing/rates";
+import { formatMicros, worstCaseCost } from "../billing/rates";
 
 export const SKILL_RUN_KIND = "skill.run";
 export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
@@ -52,12 +55,15 @@ function validatorFor(versionId: string, tool: Tool): ValidateFunction {
 }
 
 export type CallRequest = { skill: string; tool: string; input: unknown };
+type SkillRef = { slug: string; version: string };
 
 /**
  * POST /api/v1/steps: validates everything, records the step, and runs it at once under a grant.
  * With an idempotency key the same call twice makes one step: the second gets the first one back.
- * Once the step is stored the call is answered with it, whatever fails after: a grant's submission
- * that does not go through now is made by the dispatch sweep from the step's outbox row.
+ * The plain call under a grant is read in one statement and written in one (submitAtOnce); every
+ * other case, and every refusal, goes the long way. Once the step is stored the call is answered
+ * with it, whatever fails after: a grant's submission that does not go through now is made by the
+ * dispatch sweep from the step's outbox row.
  */
 export async function createSkillRunStep(
   agent: AgentPrincipal,
@@ -65,6 +71,54 @@ export async function createSkillRunStep(
   options: { idempotencyKey?: string | null } = {},
 ) {
   const key = options.idempotencyKey ?? null;
+  const ref = SKILL_REF.exec(call.skill);
+  if (!ref) return createTheLongWay(agent, call, key);
+  const [, slug, version] = ref as unknown as [string, string, string];
+  const now = new Date();
+  const context = await readCallContext({
+    userId: agent.userId,
+    projectId: agent.projectId,
+    agentId: agent.agentId,
+    slug,
+    version,
+    tool: call.tool,
+    idempotencyKey: key,
+    keyReuseAfterMs: KEY_REUSE_AFTER_MS,
+    now,
+  });
+  if (context?.earlierStepId) return agentStepById(context.earlierStepId);
+  if (!context?.runnable) return createTheLongWay(agent, call, key);
+  const tool = validCall({ slug, version }, context.versionId, context.document, call);
+  if (
+    context.granted &&
+    call.input !== undefined &&
+    withinCaps(tool.limits) &&
+    context.links.own + context.links.pool > 0
+  ) {
+    const submitted = await submitAtOnce({
+      step: {
+        ...stepData(agent, { slug, version }, context.versionId, tool, call, key, true, now),
+        agentId: agent.agentId,
+      },
+      skillSlug: slug,
+      limits: tool.limits,
+      worstCaseMicros: worstCaseCost(tool.limits.wall_ms),
+      pins: context.pins,
+      call: callBytes(tool, call.input),
+      poolAllowed: context.allowPool,
+      poolAfter: new Date(now.getTime() + (context.links.own > 0 ? OWN_LINKS_FIRST_MS : 0)),
+      now,
+    });
+    if (submitted.kind === "queued") {
+      const job = { id: submitted.jobId, placement: null, costMicros: null, attestation: null, link: null };
+      return stepForAgent({ ...submitted.step, job });
+    }
+  }
+  return recordCall(agent, { slug, version }, context.versionId, tool, call, key, context.granted);
+}
+
+/** Every check made query by query (lib/installs), each refusal in its own words. */
+async function createTheLongWay(agent: AgentPrincipal, call: CallRequest, key: string | null) {
   if (key) {
     const earlier = await db.step.findFirst({
       where: {
@@ -84,16 +138,26 @@ export async function createSkillRunStep(
   if (install.projectId !== agent.projectId) {
     throw new AppError("step.skill_not_installed", `${slug}@${version} is not installed in this agent's project.`);
   }
-  const document = row.document as unknown as { tools?: Tool[] };
+  const tool = validCall({ slug, version }, row.id, row.document, call);
+  const grant = await hasAlwaysAllow({ userId: agent.userId, versionId: row.id, tool: tool.name });
+  return recordCall(agent, { slug, version }, row.id, tool, call, key, grant);
+}
+
+/** The tool the call names, with its input checked against the tool's arguments. */
+function validCall(ref: SkillRef, versionId: string, versionDocument: unknown, call: CallRequest): Tool {
+  const document = versionDocument as { tools?: Tool[] };
   const tool = document.tools?.find((t) => t.name === call.tool);
   if (!tool) {
     const names = (document.tools ?? []).map((t) => t.name).join(", ") || "none";
-    throw new AppError("step.tool_unknown", `${slug}@${version} has no tool "${call.tool}" (its tools: ${names}).`);
+    throw new AppError(
+      "step.tool_unknown",
+      `${ref.slug}@${ref.version} has no tool "${call.tool}" (its tools: ${names}).`,
+    );
   }
   if (Buffer.byteLength(JSON.stringify(call.input ?? null)) > MAX_INPUT_BYTES) {
     throw new AppError("step.input_invalid", `A tool's input is at most ${MAX_INPUT_BYTES} bytes of JSON.`);
   }
-  const validate = validatorFor(row.id, tool);
+  const validate = validatorFor(versionId, tool);
   if (!validate(call.input)) {
     throw new AppError("step.input_invalid", `The input does not match ${call.tool}'s arguments.`, {
       details: (validate.errors ?? []).map((e) => ({
@@ -103,17 +167,27 @@ export async function createSkillRunStep(
       })),
     });
   }
+  return tool;
+}
 
-  const grant = await hasAlwaysAllow({ userId: agent.userId, versionId: row.id, tool: tool.name });
-  const now = new Date();
-  const data = {
+function stepData(
+  agent: AgentPrincipal,
+  ref: SkillRef,
+  versionId: string,
+  tool: Tool,
+  call: CallRequest,
+  key: string | null,
+  grant: boolean,
+  now: Date,
+) {
+  return {
     userId: agent.userId,
     projectId: agent.projectId,
     agentId: agent.agentId,
-    versionId: row.id,
+    versionId,
     kind: SKILL_RUN_KIND,
     label: SKILL_RUN_LABEL,
-    target: skillRunTarget(slug, version, tool.name, tool.net),
+    target: skillRunTarget(ref.slug, ref.version, tool.name, tool.net),
     tool: tool.name,
     input: call.input as Prisma.InputJsonValue,
     net: tool.net,
@@ -121,6 +195,19 @@ export async function createSkillRunStep(
     expiresAt: new Date(now.getTime() + APPROVAL_WINDOW_MS),
     idempotencyKey: key,
   };
+}
+
+/** Records the step (waiting for the person, or under its grant with its outbox row) and submits a granted one. */
+async function recordCall(
+  agent: AgentPrincipal,
+  ref: SkillRef,
+  versionId: string,
+  tool: Tool,
+  call: CallRequest,
+  key: string | null,
+  grant: boolean,
+) {
+  const data = stepData(agent, ref, versionId, tool, call, key, grant, new Date());
   const step = await createKeyedStep(agent, data, grant ? "submit" : "awaits_person");
   if (!step.created) return stepForAgent(step.step);
   if (grant) {
@@ -131,11 +218,15 @@ export async function createSkillRunStep(
     }
   }
   try {
-    return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: step.step.id }, include: agentInclude }));
+    return await agentStepById(step.step.id);
   } catch (err) {
     log.warn("step.reread_failed", { stepId: step.step.id, err });
     return stepForAgent({ ...step.step, job: null });
   }
+}
+
+async function agentStepById(stepId: string) {
+  return stepForAgent(await db.step.findUniqueOrThrow({ where: { id: stepId }, include: agentInclude }));
 }
 
 /** After a day a key may name a new call: the old step lets go of it. */

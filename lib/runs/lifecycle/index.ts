@@ -13,6 +13,7 @@ export {
   releaseStepKey,
 } from "./steps";
 export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
+export { submitAtOnce, type AtOncePlan, type AtOnceOutcome } from "./submit-at-once";
 export {
   claimJob,
   claimJobs,

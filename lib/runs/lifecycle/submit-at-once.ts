@@ -1,0 +1,159 @@
+// A call under an "always allow" grant recorded and submitted at once, by one SQL statement
+// (./submit-batch.ts): the step is written `queued` together with its job, the call's `job.json`,
+// the agent's allowance reservation and the run's hold. It does the work of createStep + submitJob
+// for the plain case and nothing else: when the allowance does not cover the run, the balance does
+// not (the ledger's CHECK refuses the hold), or the key is taken, nothing is written and the caller
+// goes the usual way, which decides and words those outcomes.
+import "server-only";
+import type { Step } from "../../db";
+import { deleteUnreferencedBlobs, keepBlobOfRow, writeBlobForRow } from "../../media";
+import { log } from "../../log";
+import {
+  CALL_INPUT_NAME,
+  JOB_CLASS,
+  JOB_TTL_MS,
+  MAX_JOB_INPUTS,
+  RUNNER_ARTIFACT,
+  type Limits,
+  type NetPolicy,
+  type PinnedInput,
+} from "../../protocol";
+import { TIMER_JOBS } from "../timers";
+import { Effects } from "./effects";
+import { newJobId, newMediaId, newRowId } from "./ids";
+import { writeCall } from "./submit-batch";
+
+export type AtOncePlan = {
+  step: {
+    userId: string;
+    projectId: string;
+    agentId: string;
+    versionId: string;
+    kind: string;
+    label: string;
+    target: string;
+    tool: string;
+    input: unknown;
+    net: NetPolicy;
+    expiresAt: Date;
+    idempotencyKey: string | null;
+  };
+  skillSlug: string;
+  limits: Limits;
+  worstCaseMicros: bigint;
+  pins: PinnedInput[];
+  call: Buffer;
+  poolAllowed: boolean;
+  poolAfter: Date;
+  now: Date;
+};
+
+export type AtOnceOutcome = { kind: "queued"; step: Step; jobId: string } | { kind: "not_now" };
+
+const utc = (d: Date) => d.toISOString().replace("Z", "");
+
+export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
+  const { step: s } = plan;
+  const stepId = newRowId();
+  const jobId = newJobId();
+  const jobExpiresAt = new Date(plan.now.getTime() + JOB_TTL_MS);
+  const blob = await writeBlobForRow({
+    id: newMediaId(),
+    bytes: plan.call,
+    mediaType: "application/json",
+    ownerId: s.userId,
+  });
+  const inputs: PinnedInput[] = [
+    ...plan.pins,
+    { name: CALL_INPUT_NAME, media_id: blob.id, sha256: blob.sha256, size_bytes: blob.sizeBytes },
+  ];
+  let held = false;
+  try {
+    if (inputs.length > MAX_JOB_INPUTS) return { kind: "not_now" };
+    held = await writeCall(
+      {
+        userId: s.userId,
+        jobClass: JOB_CLASS,
+        artifactName: RUNNER_ARTIFACT.name,
+        artifactVersion: RUNNER_ARTIFACT.version,
+        ttlMs: JOB_TTL_MS,
+      },
+      {
+        stepId,
+        projectId: s.projectId,
+        agentId: s.agentId,
+        versionId: s.versionId,
+        kind: s.kind,
+        label: s.label,
+        target: s.target,
+        tool: s.tool,
+        inputJson: JSON.stringify(s.input),
+        net: s.net,
+        idempotencyKey: s.idempotencyKey,
+        expiresAt: utc(s.expiresAt),
+        mediaId: blob.id,
+        sha256: blob.sha256,
+        sizeBytes: blob.sizeBytes,
+        mediaType: blob.mediaType,
+        storageKey: blob.storageKey,
+        jobId,
+        inputsJson: JSON.stringify(inputs),
+        worstCaseMicros: plan.worstCaseMicros.toString(),
+        wallMs: plan.limits.wall_ms,
+        memBytes: String(plan.limits.mem_bytes),
+        poolAllowed: plan.poolAllowed,
+        poolAfter: utc(plan.poolAfter),
+        jobExpiresAt: utc(jobExpiresAt),
+        ledgerId: newRowId(),
+        skillSlug: plan.skillSlug,
+        memo: `Run of ${plan.skillSlug}: held at its limits`,
+        now: utc(plan.now),
+        day: plan.now.toISOString().slice(0, 10),
+      },
+    );
+  } finally {
+    if (!held) {
+      await deleteUnreferencedBlobs([blob.sha256]).catch((err: unknown) =>
+        log.error("media cleanup after a call not submitted at once did not finish", { err, sha256: blob.sha256 }),
+      );
+    }
+  }
+  if (held) {
+    // Committed: the call is answered with its step whatever this finds (the Link retries a fetch).
+    await keepBlobOfRow(blob, plan.call).catch((err: unknown) =>
+      log.error("a call object could not be checked after its job was recorded", { err, jobId }),
+    );
+  }
+  if (!held) return { kind: "not_now" };
+  const step: Step = {
+    id: stepId,
+    userId: s.userId,
+    projectId: s.projectId,
+    agentId: s.agentId,
+    versionId: s.versionId,
+    kind: s.kind,
+    label: s.label,
+    target: s.target,
+    tool: s.tool,
+    input: s.input as Step["input"],
+    net: s.net,
+    status: "queued",
+    approval: "grant",
+    decidedAt: plan.now,
+    result: null,
+    message: null,
+    wallMs: null,
+    exitStatus: null,
+    idempotencyKey: s.idempotencyKey,
+    createdAt: plan.now,
+    updatedAt: plan.now,
+    expiresAt: s.expiresAt,
+  };
+  // After the answer's commit, and not waited for: wake-ups and an early timer only make it faster.
+  void new Effects()
+    .stepChanged(step)
+    .jobQueued(step.userId)
+    .timer({ name: TIMER_JOBS.jobTtl, data: { jobId }, at: jobExpiresAt, id: `ttl-${jobId}` })
+    .run();
+  return { kind: "queued", step, jobId };
+}
