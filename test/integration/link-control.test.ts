@@ -42,6 +42,8 @@ let aliceRun: ReturnType<LinkHome["start"]>;
 const versions: Record<string, string> = {};
 /** While set, the inputs route waits on it: a Link then holds its job (one whose inputs it fetches) without running it. */
 let inputsGate: Promise<void> | null = null;
+/** Set once a request waits on the gate: the Link is then past its checks, holding the job. */
+let gateReached = false;
 
 async function publishFixture(slug: string, code: string, extra: { name: string; text: string }[] = []) {
   const { sandboxSkill } = await import("../helpers/install-fixtures");
@@ -118,7 +120,10 @@ beforeAll(async () => {
         ? {
             ...r,
             handler: async (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
-              if (inputsGate) await inputsGate;
+              if (inputsGate) {
+                gateReached = true;
+                await inputsGate;
+              }
               return r.handler(req, ctx);
             },
           }
@@ -332,9 +337,11 @@ describe("instant disable", () => {
       tool: "go",
       input: { text: "held" },
     });
+    gateReached = false;
+    // Held at its inputs: past the transparency-log check, which a retired version would fail first.
     const job = await until("the Link to hold the job", async () => {
       const row = await env.db.runJob.findFirst({ where: { stepId: call.id } });
-      return row && row.linkId === aliceLinkId && row.state !== "queued" ? row : null;
+      return gateReached && row && row.linkId === aliceLinkId && row.state !== "queued" ? row : null;
     });
     const { retireVersion } = await import("../../lib/registry");
     await retireVersion({ ownerId: alice.id, slug: "hold-kit", version: "1.0.0" });
