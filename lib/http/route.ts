@@ -82,14 +82,17 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
         return result instanceof Response ? result : json(result ?? { ok: true }, 200, requestId);
       };
       if (!options.idempotent) return await run(null);
-      // Loaded only by routes that take a key: it needs the database, this wrapper does not.
-      const { idempotent } = await import("./idempotency");
+      const { idempotent } = await idempotency();
       return await idempotent(req, principal, options.body ? rawBody : null, run);
     } catch (err) {
       return errorResponse(err, requestId, req);
     }
   }
 }
+
+let idempotencyModule: Promise<typeof import("./idempotency")> | undefined;
+/** Loaded only by routes that take a key (it needs the database, this wrapper does not), once. */
+const idempotency = () => (idempotencyModule ??= import("./idempotency"));
 
 export function json(data: unknown, status = 200, requestId?: string): Response {
   return new Response(
