@@ -10,6 +10,7 @@ import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } f
 export type LinkPrincipal = { linkId: string; userId: string; name: string };
 
 const refuse = (code: ErrorCode, message: string) => new AppError(code, message);
+const SEEN_EVERY_MS = 1_000;
 
 /**
  * Authenticates a Link request whose raw body has already been read (the signature covers it).
@@ -22,7 +23,7 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
 
   const link = await db.link.findUnique({
     where: { id: parsed.linkId },
-    select: { id: true, userId: true, name: true, publicKey: true, revokedAt: true },
+    select: { id: true, userId: true, name: true, publicKey: true, revokedAt: true, lastSeenAt: true },
   });
   if (!link) throw refuse("link.unknown", "This Link is not paired. Pair it again with `openvibe-link pair CODE`.");
   if (link.revokedAt) throw refuse("link.revoked", "This Link was revoked by its owner. Pair it again to use it.");
@@ -45,6 +46,9 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
   const fresh = await redis().set(key("link-nonce", link.id, parsed.nonce), "1", "PX", NONCE_TTL_MS, "NX");
   if (fresh !== "OK") throw refuse("link.nonce_reused", "This request was already received (a replay).");
 
-  await db.link.update({ where: { id: link.id }, data: { lastSeenAt: new Date() } });
+  // A Link polling and reporting several times a second is written as seen once a second at most.
+  const now = new Date();
+  if (!link.lastSeenAt || now.getTime() - link.lastSeenAt.getTime() >= SEEN_EVERY_MS)
+    await db.link.update({ where: { id: link.id }, data: { lastSeenAt: now } });
   return { linkId: link.id, userId: link.userId, name: link.name };
 }

@@ -37,6 +37,7 @@ import {
   CANCEL_WORDS,
   cancelJob,
   claimJobs,
+  startClaimedJob,
   finishJob,
   recordLateResult,
   releaseJob as release,
@@ -272,6 +273,8 @@ export async function startJob(link: LinkPrincipal, jobId: string, claimed?: Run
       await cancelJob(jobId, withdrawal.code, withdrawal.message);
       throw new AppError(withdrawal.code, withdrawal.message);
     }
+    if (claimed && (await startClaimedJob(link.linkId, jobId)))
+      return startResponseSchema.parse({ id: jobId, state: "running" });
   }
   const moved = await start(link.linkId, jobId);
   const now = moved.job ?? job;

@@ -17,6 +17,7 @@ export { submitAtOnce, type AtOncePlan, type AtOnceOutcome } from "./submit-at-o
 export {
   claimJob,
   claimJobs,
+  startClaimedJob,
   type ClaimedJob,
   startJob,
   releaseJob,

@@ -188,6 +188,33 @@ export function startJob(linkId: string, jobId: string, now = new Date()): Promi
   );
 }
 
+/**
+ * Start (placed → running) of a job this Link has just claimed, with its step (queued → running),
+ * in one statement: the same move as `startJob`, in the same lock order (the job, then its step).
+ * False when the job is not placed on this Link any more; the caller then takes `startJob`'s way.
+ */
+export async function startClaimedJob(linkId: string, jobId: string, now = new Date()): Promise<boolean> {
+  const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
+  // JOB_TRANSITIONS.start: placed → running, its step queued → running.
+  const rows = await db.$queryRaw<{ stepId: string | null; userId: string; stepMoved: boolean }[]>`
+    WITH j AS (
+      UPDATE "RunJob" SET state = 'running', "startedAt" = ${now}, "leaseExpiresAt" = ${lease}
+      WHERE id = ${jobId} AND "linkId" = ${linkId} AND state = 'placed'
+      RETURNING "stepId", "userId"
+    ), s AS (
+      UPDATE "Step" AS s SET status = 'running', "updatedAt" = ${now}
+      FROM j WHERE s.id = j."stepId" AND s.status = 'queued'
+      RETURNING s.id
+    )
+    SELECT j."stepId", j."userId", EXISTS (SELECT 1 FROM s) AS "stepMoved" FROM j`;
+  const moved = rows[0];
+  if (!moved) return false;
+  const effects = new Effects().timer(leaseTimer(jobId, lease));
+  if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
+  await effects.run();
+  return true;
+}
+
 const unplaced = { linkId: null, placement: null, placedAt: null, leaseExpiresAt: null } as const;
 
 /** Release (placed → queued): its Link handed it back before running it. */
