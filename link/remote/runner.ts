@@ -9,6 +9,7 @@
 import { unwatchFile, watchFile } from "node:fs";
 import {
   heartbeatResponseSchema,
+  jobSchema,
   LIMIT_CAPS,
   pollResponseSchema,
   releaseResponseSchema,
@@ -50,9 +51,8 @@ function handedJobs(answer: PollResponse): HandedJob[] {
 
 /** The memory a job declared, for its slot; a job that does not read as one is refused before it runs. */
 function declaredMemory(job: { id: string }): number {
-  const limits = (job as { limits?: { mem_bytes?: unknown } }).limits;
-  const mem = limits?.mem_bytes;
-  return typeof mem === "number" && Number.isFinite(mem) && mem >= 0 ? mem : 0;
+  const parsed = jobSchema.safeParse(job);
+  return parsed.success ? parsed.data.limits.mem_bytes : 0;
 }
 
 export class LinkRunner {
