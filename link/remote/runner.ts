@@ -43,6 +43,9 @@ const MAX_BACKOFF_MS = 30_000;
 /** On stop, how long held results are still pushed before they wait on disk for the next start. */
 const STOP_DELIVERY_MS = 10_000;
 
+/** Why a job waiting for a slot was not started: the Link is stopping. */
+class Stopping extends Error {}
+
 /** The jobs of a poll answer, whichever form it took. */
 function handedJobs(answer: PollResponse): HandedJob[] {
   if (answer.jobs) return answer.jobs;
@@ -193,6 +196,10 @@ export class LinkRunner {
         this.waiting.delete(id);
         if (err instanceof LinkError)
           return refuseJob(this.context(), handed.job, err.code, err.message, this.deliveryDeadline.signal);
+        if (err instanceof Stopping) {
+          this.out.line(`▸ ${id}: not started, the Link is stopping; handed back.`);
+          return this.handBack([handed]);
+        }
         const notice = err instanceof Withdrawal ? err.notice : { code: "run.job.cancelled", message: "" };
         this.out.error(`✗ ${id}: withdrawn while it waited for a slot (${notice.code}). ${notice.message}`.trimEnd());
         return;
@@ -256,7 +263,9 @@ export class LinkRunner {
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         }
       }
-      // The jobs already running finish (their results are delivered or kept on disk).
+      // The jobs already running finish (their results are delivered or kept on disk); those still
+      // waiting for a slot are not started.
+      for (const waiting of this.waiting.values()) waiting.abort(new Stopping());
       while (this.tasks.size) await Promise.allSettled([...this.tasks]);
       this.out.line("▸ Stopped cleanly.");
       return 0;
