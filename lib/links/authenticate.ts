@@ -2,7 +2,7 @@
 // clock is close and the nonce is new. Each refusal has its own stable code.
 import "server-only";
 import { AppError, type ErrorCode } from "../errors";
-import { db } from "../db";
+import { sqlPool } from "../db";
 import { redis, key } from "../redis";
 import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
 
@@ -21,10 +21,20 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
   if (parsed === "missing") throw refuse("link.signature.missing", "This request is not signed by a Link.");
   if (parsed === "malformed") throw refuse("link.signature.malformed", "The Link signature headers are malformed.");
 
-  const link = await db.link.findUnique({
-    where: { id: parsed.linkId },
-    select: { id: true, userId: true, name: true, publicKey: true, revokedAt: true, lastSeenAt: true },
+  // Every Link request starts here: one prepared statement, without the ORM's work per query.
+  const { rows } = await sqlPool().query<{
+    id: string;
+    userId: string;
+    name: string;
+    publicKey: string;
+    revokedAt: Date | null;
+    lastSeenAt: Date | null;
+  }>({
+    name: "link-by-id",
+    text: `SELECT id, "userId", name, "publicKey", "revokedAt", "lastSeenAt" FROM "Link" WHERE id = $1`,
+    values: [parsed.linkId],
   });
+  const link = rows[0];
   if (!link) throw refuse("link.unknown", "This Link is not paired. Pair it again with `openvibe-link pair CODE`.");
   if (link.revokedAt) throw refuse("link.revoked", "This Link was revoked by its owner. Pair it again to use it.");
 
@@ -49,6 +59,10 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
   // A Link polling and reporting several times a second is written as seen once a second at most.
   const now = new Date();
   if (!link.lastSeenAt || now.getTime() - link.lastSeenAt.getTime() >= SEEN_EVERY_MS)
-    await db.link.update({ where: { id: link.id }, data: { lastSeenAt: now } });
+    await sqlPool().query({
+      name: "link-seen",
+      text: `UPDATE "Link" SET "lastSeenAt" = $1 WHERE id = $2`,
+      values: [now, link.id],
+    });
   return { linkId: link.id, userId: link.userId, name: link.name };
 }
