@@ -5,7 +5,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
-import { linkFor } from "../../test/helpers/runs";
+import { closeRunPath, linkFor } from "../../test/helpers/runs";
 
 let env: IntegrationEnv;
 let steps: typeof import("./index");
@@ -37,9 +37,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await (await import("../runs")).dispatchQueue().close();
-  await (await import("../registry")).scanQueue().close();
-  await (await import("../events")).closeEvents();
+  await closeRunPath();
   await env?.teardown();
 });
 

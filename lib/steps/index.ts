@@ -96,10 +96,10 @@ export async function createSkillRunStep(
     context.links.own + context.links.pool > 0
   ) {
     const submitted = await submitAtOnce({
-      step: {
-        ...stepData(agent, { slug, version }, context.versionId, tool, call, key, true, now),
-        agentId: agent.agentId,
-      },
+      step: stepData(
+        { agent, ref: { slug, version }, versionId: context.versionId, tool, call, key, grant: true },
+        now,
+      ),
       skillSlug: slug,
       limits: tool.limits,
       worstCaseMicros: worstCaseCost(tool.limits.wall_ms),
@@ -114,7 +114,15 @@ export async function createSkillRunStep(
       return stepForAgent({ ...submitted.step, job });
     }
   }
-  return recordCall(agent, { slug, version }, context.versionId, tool, call, key, context.granted);
+  return recordCall({
+    agent,
+    ref: { slug, version },
+    versionId: context.versionId,
+    tool,
+    call,
+    key,
+    grant: context.granted,
+  });
 }
 
 /** Every check made query by query (lib/installs), each refusal in its own words. */
@@ -140,7 +148,7 @@ async function createTheLongWay(agent: AgentPrincipal, call: CallRequest, key: s
   }
   const tool = validCall({ slug, version }, row.id, row.document, call);
   const grant = await hasAlwaysAllow({ userId: agent.userId, versionId: row.id, tool: tool.name });
-  return recordCall(agent, { slug, version }, row.id, tool, call, key, grant);
+  return recordCall({ agent, ref: { slug, version }, versionId: row.id, tool, call, key, grant });
 }
 
 /** The tool the call names, with its input checked against the tool's arguments. */
@@ -170,16 +178,18 @@ function validCall(ref: SkillRef, versionId: string, versionDocument: unknown, c
   return tool;
 }
 
-function stepData(
-  agent: AgentPrincipal,
-  ref: SkillRef,
-  versionId: string,
-  tool: Tool,
-  call: CallRequest,
-  key: string | null,
-  grant: boolean,
-  now: Date,
-) {
+/** One agent call, checked: its skill version and tool, its idempotency key, and whether a grant covers it. */
+type CheckedCall = {
+  agent: AgentPrincipal;
+  ref: SkillRef;
+  versionId: string;
+  tool: Tool;
+  call: CallRequest;
+  key: string | null;
+  grant: boolean;
+};
+
+function stepData({ agent, ref, versionId, tool, call, key, grant }: CheckedCall, now: Date) {
   return {
     userId: agent.userId,
     projectId: agent.projectId,
@@ -198,16 +208,9 @@ function stepData(
 }
 
 /** Records the step (waiting for the person, or under its grant with its outbox row) and submits a granted one. */
-async function recordCall(
-  agent: AgentPrincipal,
-  ref: SkillRef,
-  versionId: string,
-  tool: Tool,
-  call: CallRequest,
-  key: string | null,
-  grant: boolean,
-) {
-  const data = stepData(agent, ref, versionId, tool, call, key, grant, new Date());
+async function recordCall(checked: CheckedCall) {
+  const { agent, grant } = checked;
+  const data = stepData(checked, new Date());
   const step = await createKeyedStep(agent, data, grant ? "submit" : "awaits_person");
   if (!step.created) return stepForAgent(step.step);
   if (grant) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { linkHome, linkRoutes, until, type LinkHome } from "../helpers/link-process";
 import { serveRoutes } from "../helpers/route-server";
-import { linkFor, pendingStep } from "../helpers/runs";
+import { closeRunPath, linkFor, pendingStep } from "../helpers/runs";
 import { callTool, grantWordCount, seedSlowSkill, seedWorld, waitStep, type World } from "../helpers/world";
 
 const MIB = 1024 * 1024;
@@ -32,9 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await home?.stop();
   await server?.close();
-  await (await import("../../lib/runs")).dispatchQueue().close();
-  await (await import("../../lib/registry")).scanQueue().close();
-  await (await import("../../lib/events")).closeEvents();
+  await closeRunPath();
   await env?.teardown();
 });
 

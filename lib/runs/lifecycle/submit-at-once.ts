@@ -54,6 +54,8 @@ const utc = (d: Date) => d.toISOString().replace("Z", "");
 
 export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
   const { step: s } = plan;
+  // The call object makes one more input: too many pins is the general way's to word.
+  if (plan.pins.length + 1 > MAX_JOB_INPUTS) return { kind: "not_now" };
   const stepId = newRowId();
   const jobId = newJobId();
   const jobExpiresAt = new Date(plan.now.getTime() + JOB_TTL_MS);
@@ -69,7 +71,6 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
   ];
   let held = false;
   try {
-    if (inputs.length > MAX_JOB_INPUTS) return { kind: "not_now" };
     held = await writeCall(
       {
         userId: s.userId,
@@ -118,25 +119,15 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
       );
     }
   }
-  if (held) {
-    // Committed: the call is answered with its step whatever this finds (the Link retries a fetch).
-    await keepBlobOfRow(blob, plan.call).catch((err: unknown) =>
-      log.error("a call object could not be checked after its job was recorded", { err, jobId }),
-    );
-  }
   if (!held) return { kind: "not_now" };
+  // Committed: the call is answered with its step whatever this finds (the Link retries a fetch).
+  await keepBlobOfRow(blob, plan.call).catch((err: unknown) =>
+    log.error("a call object could not be checked after its job was recorded", { err, jobId }),
+  );
   const step: Step = {
+    ...s,
     id: stepId,
-    userId: s.userId,
-    projectId: s.projectId,
-    agentId: s.agentId,
-    versionId: s.versionId,
-    kind: s.kind,
-    label: s.label,
-    target: s.target,
-    tool: s.tool,
     input: s.input as Step["input"],
-    net: s.net,
     status: "queued",
     approval: "grant",
     decidedAt: plan.now,
@@ -144,10 +135,8 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
     message: null,
     wallMs: null,
     exitStatus: null,
-    idempotencyKey: s.idempotencyKey,
     createdAt: plan.now,
     updatedAt: plan.now,
-    expiresAt: s.expiresAt,
   };
   // After the answer's commit, and not waited for: wake-ups and an early timer only make it faster.
   void new Effects()

@@ -109,20 +109,7 @@ export abstract class TaintAndLoops extends Sinks {
         return e.arguments.some((a) => this.tainted(a.expression, depth + 1));
       }
     }
-    // every child field, in key order (a plain loop: this runs per node, a generator costs more)
-    const fields = node as unknown as Readonly<Record<string, unknown>>;
-    for (const k in fields) {
-      if (k === "span") continue;
-      const v = fields[k];
-      if (!v || typeof v !== "object") continue;
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const c: unknown = v[i];
-          if (c && typeof c === "object" && this.tainted(nodeOf(c), depth + 1)) return true;
-        }
-      } else if (this.tainted(nodeOf(v), depth + 1)) return true;
-    }
-    return false;
+    return someChild(node, (c) => this.tainted(c, depth + 1));
   }
 
   protected accessPath(e: SrcNode | null | undefined, depth: number): string {
@@ -182,19 +169,7 @@ export abstract class TaintAndLoops extends Sinks {
       const bl = this.binds.get(key(e as Ident));
       return !!bl && bl.length > 0 && bl.every((b) => !!b.src && !b.path && this.sizeDerived(b.src, depth + 1));
     }
-    const fields = node as unknown as Readonly<Record<string, unknown>>;
-    for (const k in fields) {
-      if (k === "span") continue;
-      const v = fields[k];
-      if (!v || typeof v !== "object") continue;
-      if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          const c: unknown = v[i];
-          if (c && typeof c === "object" && this.sizeDerived(nodeOf(c), depth + 1)) return true;
-        }
-      } else if (this.sizeDerived(nodeOf(v), depth + 1)) return true;
-    }
-    return false;
+    return someChild(node, (c) => this.sizeDerived(c, depth + 1));
   }
 
   protected checkLoops() {
@@ -255,4 +230,24 @@ export abstract class TaintAndLoops extends Sinks {
 /** A child value as a node: a node itself, or the expression an argument or spread wraps. */
 function nodeOf(v: object): Node {
   return "type" in v ? (v as Node) : (v as Argument).expression;
+}
+
+/**
+ * Whether `test` holds for some child node, every field in key order (a plain loop: this runs per
+ * node, and a generator costs more).
+ */
+function someChild(node: Node, test: (child: Node) => boolean): boolean {
+  const fields = node as unknown as Readonly<Record<string, unknown>>;
+  for (const k in fields) {
+    if (k === "span") continue;
+    const v = fields[k];
+    if (!v || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (c && typeof c === "object" && test(nodeOf(c))) return true;
+      }
+    } else if (test(nodeOf(v))) return true;
+  }
+  return false;
 }
