@@ -101,6 +101,25 @@ const ENDING_MEMO: Record<Exclude<RunEnding, "ran">, string> = {
 };
 
 /**
+ * What settling a run's hold comes to: the charge (per started second at its placement's rate,
+ * never more than was held; nothing unless it ran), the refund of the rest, and the entry's memo.
+ */
+export function settlementOf(p: {
+  heldMicros: bigint;
+  ending: RunEnding;
+  wallMs: number | null;
+  placement: Placement | null;
+}): { charged: bigint; refund: bigint; memo: string } {
+  const used = p.ending === "ran" && p.wallMs !== null && p.placement !== null ? chargeFor(p.wallMs, p.placement) : 0n;
+  const charged = used < p.heldMicros ? used : p.heldMicros;
+  const memo =
+    p.ending === "ran"
+      ? `Run settled: ${formatMicros(charged)} for ${Math.ceil((p.wallMs ?? 0) / 1000) || 1} s`
+      : ENDING_MEMO[p.ending];
+  return { charged, refund: p.heldMicros - charged, memo };
+}
+
+/**
  * Settles a finished run: gives back the part of the hold it did not use (per started second at
  * its placement's rate; nothing used unless it ran). Recorded once, whatever is retried. The
  * refund of a solo run goes back to the agent's allowance too.
@@ -119,19 +138,13 @@ export async function settleRun(
 ): Promise<{ chargedMicros: bigint; settled: boolean }> {
   const hold = await tx.ledgerEntry.findUnique({ where: { idempotencyKey: holdKey(p.jobId) } });
   if (!hold) return { chargedMicros: 0n, settled: false };
-  const held = -hold.amountMicros;
-  const used = p.ending === "ran" && p.wallMs !== null && p.placement !== null ? chargeFor(p.wallMs, p.placement) : 0n;
-  const charged = used < held ? used : held;
-  const refund = held - charged;
+  const { charged, refund, memo } = settlementOf({ heldMicros: -hold.amountMicros, ...p });
   const settled = await append(tx, {
     userId: p.userId,
     kind: "refund",
     amountMicros: refund,
     idempotencyKey: settleKey(p.jobId),
-    memo:
-      p.ending === "ran"
-        ? `Run settled: ${formatMicros(charged)} for ${Math.ceil((p.wallMs ?? 0) / 1000) || 1} s`
-        : ENDING_MEMO[p.ending],
+    memo,
     jobId: p.jobId,
     agentId: hold.agentId,
     skillSlug: hold.skillSlug ?? undefined,

@@ -31,13 +31,14 @@ import {
   type PollResponse,
   type ResultResponse,
 } from "../protocol";
-import { verifiedAttestation } from "./attestation";
+import { resultFacts, verifiedAttestation } from "./attestation";
 import { MAX_POLL_WAIT_MS, REVOCATION_WINDOW_MS } from "./constants";
 import {
   CANCEL_WORDS,
   cancelJob,
   claimJobs,
   startClaimedJob,
+  finishAtOnce,
   finishJob,
   recordLateResult,
   releaseJob as release,
@@ -143,7 +144,7 @@ export async function pollForJob(
     cancel: [],
     revoked: await revokedFor(link.linkId),
     ...(request.max === undefined
-      ? first?.handover ?? {}
+      ? (first?.handover ?? {})
       : { jobs: handed.map(({ job, handover }) => ({ job: jobForLink(job), ...handover })) }),
   });
 }
@@ -176,7 +177,9 @@ async function claimAndHandOver(link: LinkPrincipal, request: PollRequest): Prom
 
 function runsOnLinks(job: ClaimedJob): boolean {
   return (
-    job.class === JOB_CLASS && job.artifactName === RUNNER_ARTIFACT.name && job.artifactVersion === RUNNER_ARTIFACT.version
+    job.class === JOB_CLASS &&
+    job.artifactName === RUNNER_ARTIFACT.name &&
+    job.artifactVersion === RUNNER_ARTIFACT.version
   );
 }
 
@@ -305,8 +308,16 @@ export async function jobInputBytes(link: LinkPrincipal, jobId: string, mediaId:
  * late (the run happened) and not charged.
  */
 export async function recordResult(link: LinkPrincipal, jobId: string, result: JobResultBody): Promise<ResultResponse> {
-  const attestation = await verifiedAttestation(link.linkId, jobId, result);
-  if (!attestation) throw new AppError("run.job.not_found", "That job was not found.");
+  const facts = await resultFacts(link.linkId, jobId);
+  if (!facts) throw new AppError("run.job.not_found", "That job was not found.");
+  const attestation = verifiedAttestation(facts, link.linkId, jobId, result);
+  if (await finishAtOnce(link.linkId, jobId, facts, result, attestation)) {
+    return resultResponseSchema.parse({
+      recorded: true,
+      state: result.status === "ok" ? "succeeded" : "failed",
+      late: false,
+    });
+  }
   // A repeat of a result already recorded (a retry) finds the job finished: `recorded: false` below.
   const moved = await finishJob(link.linkId, jobId, result, attestation);
   if (moved.applied) return resultResponseSchema.parse({ recorded: true, state: moved.job.state, late: false });

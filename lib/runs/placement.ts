@@ -20,11 +20,11 @@ export async function setProjectPool(userId: string, projectId: string, allowPoo
   const { count } = await db.project.updateMany({ where: { id: projectId, ownerId: userId }, data: { allowPool } });
   if (count !== 1) throw new AppError("project.not_found", "That project was not found.");
   await recordAudit(db, {
-      userId,
-      actor: `user:${userId}`,
-      action: allowPool ? "project.pool_allowed" : "project.pool_refused",
-      subjectType: "project",
-      subjectId: projectId,
-    });
+    userId,
+    actor: `user:${userId}`,
+    action: allowPool ? "project.pool_allowed" : "project.pool_refused",
+    subjectType: "project",
+    subjectId: projectId,
+  });
   return { id: projectId, allow_pool: allowPool };
 }

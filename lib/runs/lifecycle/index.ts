@@ -14,6 +14,7 @@ export {
 } from "./steps";
 export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
 export { submitAtOnce, type AtOncePlan, type AtOnceOutcome } from "./submit-at-once";
+export { finishAtOnce } from "./finish-at-once";
 export {
   claimJob,
   claimJobs,

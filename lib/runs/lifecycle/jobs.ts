@@ -11,7 +11,8 @@ import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_M
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
 import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
-import { EXPIRY_WORDS, LATE_WORDS, REFUSAL_WORDS, REPLACED_WORDS, RESULT_WORDS } from "./words";
+import { resultColumns, resultRan, resultStepColumns } from "./result-columns";
+import { EXPIRY_WORDS, LATE_WORDS, REPLACED_WORDS } from "./words";
 
 /**
  * A transition may wait for a pooled connection and for its row's lock behind others (many results
@@ -364,40 +365,31 @@ export function finishJob(
     byId(jobId),
     one(succeeded ? "succeed" : "fail", async (tx, job) => {
       if (job.linkId !== linkId) return null;
-      const ran = result.status !== "integrity" && result.status !== "refused";
-      const settled = await settleRun(tx, settlement(job, ran ? "ran" : "never_ran", result.wall_ms));
+      const settled = await settleRun(tx, settlement(job, resultRan(result) ? "ran" : "never_ran", result.wall_ms));
       await tx.link.update({ where: { id: linkId }, data: { jobsRun: { increment: 1 } } });
       return {
         job: {
-          ...resultColumns(result, attestation),
+          ...jobColumns(result, attestation),
           costMicros: settled.chargedMicros,
           finishedAt: new Date(),
           leaseExpiresAt: null,
         },
-        step: {
-          result: succeeded
-            ? ({ type: "tool_result", untrusted: true, data: result.output } as Prisma.InputJsonObject)
-            : Prisma.DbNull,
-          wallMs: result.wall_ms,
-          exitStatus: result.status,
-          message: (result.code && REFUSAL_WORDS[result.code]) || RESULT_WORDS[result.status],
-        },
+        step: stepColumns(result),
       };
     }),
   );
 }
 
-/** The columns a Link's (verified) result fills on its job. */
-export function resultColumns(result: JobResultBody, attestation: Attestation) {
-  return {
-    attestation: attestation as unknown as Prisma.InputJsonObject,
-    resultStatus: result.status,
-    output: result.status === "ok" ? (result.output as Prisma.InputJsonValue) : Prisma.DbNull,
-    stderr: result.stderr,
-    exitCode: result.exit,
-    wallMsUsed: result.wall_ms,
-    maxRssBytes: result.max_rss_bytes === null ? null : BigInt(result.max_rss_bytes),
-  };
+/** A result's job columns as Prisma writes them (no output: SQL NULL). */
+function jobColumns(result: JobResultBody, attestation: Attestation) {
+  const columns = resultColumns(result, attestation);
+  return { ...columns, output: columns.output === undefined ? Prisma.DbNull : columns.output };
+}
+
+/** A result's step columns as Prisma writes them (no result: SQL NULL). */
+function stepColumns(result: JobResultBody) {
+  const columns = resultStepColumns(result);
+  return { ...columns, result: columns.result === undefined ? Prisma.DbNull : columns.result };
 }
 
 function settlement(job: RunJob, ending: RunEnding, wallMs: number | null) {
@@ -441,7 +433,7 @@ export async function recordLateResult(
   const recorded = await db.$transaction(async (tx) => {
     const job = await byId(jobId)(tx);
     if (!job || job.linkId !== linkId || job.state !== "expired" || !job.startedAt || job.resultStatus) return false;
-    await tx.runJob.update({ where: { id: jobId }, data: resultColumns(result, attestation) });
+    await tx.runJob.update({ where: { id: jobId }, data: jobColumns(result, attestation) });
     if (job.stepId) {
       await tx.step.update({
         where: { id: job.stepId },
