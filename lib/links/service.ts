@@ -7,7 +7,7 @@
 // changes the runner. The dashboard can only turn a runner off: it marks the epoch it last saw, and
 // the runner stays off until the machine reports a newer `skills on`.
 import "server-only";
-import { db } from "../db";
+import { db, sqlPool } from "../db";
 import { AppError } from "../errors";
 import type { LinkReport, Runner } from "../protocol";
 import { Effects, withdraw } from "../runs/lifecycle";
@@ -21,29 +21,45 @@ export const isOnline = (lastSeenAt: Date | null, now = Date.now()) =>
 
 export type LinkStateView = { link_id: string; name: string; runner: Runner; pool: boolean; pool_approved: boolean };
 
+// $1 now, $2 the pool offer, $3 the report's runner epoch, $4 the runner on, $5 the Link.
+const REPORT_SQL = `
+  UPDATE "Link" SET
+    "lastSeenAt" = $1::timestamp,
+    "poolOffer" = $2,
+    "runnerEnabled" = CASE
+      WHEN $3::int < "runnerEpoch" THEN "runnerEnabled"
+      WHEN "remoteOffEpoch" IS NOT NULL AND $3::int <= "remoteOffEpoch" THEN false
+      ELSE $4 END,
+    "remoteOffEpoch" = CASE
+      WHEN $3::int >= "runnerEpoch" AND ("remoteOffEpoch" IS NULL OR $3::int > "remoteOffEpoch") THEN NULL
+      ELSE "remoteOffEpoch" END,
+    "runnerEpoch" = GREATEST("runnerEpoch", $3::int)
+  WHERE id = $5
+  RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"`;
+
 /**
  * What a Link reports on every poll and heartbeat; answers the runner as the server now treats it.
  * One statement (the row's own lock): a report older than the newest switch changes nothing, and
  * the dashboard's "off" holds until a switch newer than the one it saw.
  */
 export async function reportLinkState(linkId: string, report: LinkReport): Promise<LinkStateView> {
-  const epoch = report.runner_epoch;
-  const rows = await db.$queryRaw<
-    { id: string; name: string; runnerEnabled: boolean; poolOffer: boolean; poolApprovedAt: Date | null }[]
-  >`
-    UPDATE "Link" SET
-      "lastSeenAt" = ${new Date()},
-      "poolOffer" = ${report.pool},
-      "runnerEnabled" = CASE
-        WHEN ${epoch} < "runnerEpoch" THEN "runnerEnabled"
-        WHEN "remoteOffEpoch" IS NOT NULL AND ${epoch} <= "remoteOffEpoch" THEN false
-        ELSE ${report.runner === "on"} END,
-      "remoteOffEpoch" = CASE
-        WHEN ${epoch} >= "runnerEpoch" AND ("remoteOffEpoch" IS NULL OR ${epoch} > "remoteOffEpoch") THEN NULL
-        ELSE "remoteOffEpoch" END,
-      "runnerEpoch" = GREATEST("runnerEpoch", ${epoch})
-    WHERE id = ${linkId}
-    RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"`;
+  const { rows } = await sqlPool().query<{
+    id: string;
+    name: string;
+    runnerEnabled: boolean;
+    poolOffer: boolean;
+    poolApprovedAt: Date | null;
+  }>({
+    name: "link-report-state",
+    text: REPORT_SQL,
+    values: [
+      new Date().toISOString().replace("Z", ""),
+      report.pool,
+      report.runner_epoch,
+      report.runner === "on",
+      linkId,
+    ],
+  });
   const link = rows[0];
   if (!link) throw new AppError("link.not_found", "That Link was not found.");
   return {
@@ -95,7 +111,13 @@ export async function turnRunnerOff(userId: string, linkId: string) {
       where: { id: linkId },
       data: { runnerEnabled: false, remoteOffEpoch: current.runnerEpoch },
     });
-    await recordAudit(tx, { userId, actor: `user:${userId}`, action: "link.runner_off", subjectType: "link", subjectId: linkId });
+    await recordAudit(tx, {
+      userId,
+      actor: `user:${userId}`,
+      action: "link.runner_off",
+      subjectType: "link",
+      subjectId: linkId,
+    });
   });
   await new Effects().linkChanged(linkId).run();
   return { id: linkId, runner: "off" as const };
@@ -111,7 +133,13 @@ export async function revokeLink(userId: string, linkId: string) {
   const revokedAt = new Date();
   await db.$transaction([
     db.link.update({ where: { id: link.id }, data: { revokedAt, runnerEnabled: false, poolOffer: false } }),
-    recordAudit(db, { userId, actor: `user:${userId}`, action: "link.revoked", subjectType: "link", subjectId: link.id }),
+    recordAudit(db, {
+      userId,
+      actor: `user:${userId}`,
+      action: "link.revoked",
+      subjectType: "link",
+      subjectId: link.id,
+    }),
   ]);
   await withdraw({ linkId: link.id }, "linkRevoked");
   return { id: link.id, revokedAt };

@@ -206,6 +206,14 @@ export async function deleteUnreferencedBlobs(sha256s: Iterable<string>): Promis
 export async function getMedia(id: string): Promise<{ object: MediaObject; bytes: Buffer }> {
   const object = MEDIA_ID.test(id) ? await db.mediaObject.findUnique({ where: { id } }) : null;
   if (!object) throw new AppError("media.not_found", "That media object was not found.", { details: { id } });
+  return { object, bytes: await readMediaBytes(object) };
+}
+
+/** The bytes of a row already read, re-hashed like getMedia's. */
+export async function readMediaBytes(
+  object: Pick<MediaObject, "id" | "sha256" | "sizeBytes" | "storageKey">,
+): Promise<Buffer> {
+  const { id } = object;
   const bytes = await mediaBackend().get(object.storageKey);
   const actual = sha256Hex(bytes);
   if (actual !== object.sha256 || bytes.length !== object.sizeBytes) {
@@ -225,7 +233,7 @@ export async function getMedia(id: string): Promise<{ object: MediaObject; bytes
       },
     );
   }
-  return { object, bytes };
+  return bytes;
 }
 
 /** Deletes a media object that nothing pins, and its bytes when no other row shares them. */

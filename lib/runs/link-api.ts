@@ -3,13 +3,13 @@
 // by the route, and every answer is built through them here, so neither side trusts a shape it did
 // not check. State changes go through the lifecycle.
 import "server-only";
-import { db, type RunJob, type VersionStatus } from "../db";
+import { db, sqlPool, type RunJob } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
 import { checkFindingsAck } from "../installs/rules";
 import type { LinkPrincipal } from "../links/authenticate";
 import { reportLinkState } from "../links/service";
-import { getMedia } from "../media";
+import { getMedia, readMediaBytes } from "../media";
 import {
   heartbeatResponseSchema,
   INLINE_ANSWER_MAX_BYTES,
@@ -37,14 +37,17 @@ import {
   CANCEL_WORDS,
   cancelJob,
   claimJobs,
-  startClaimedJob,
+  startClaimedJobs,
+  startLeaseTimers,
   finishAtOnce,
   finishJob,
   recordLateResult,
   releaseJob as release,
   renewLeases,
   startJob as start,
+  type Claimed,
   type ClaimedJob,
+  type StartFacts,
 } from "./lifecycle";
 
 /** The job as a Link receives it, checked against the protocol before it leaves. */
@@ -63,14 +66,31 @@ export function jobForLink(job: ClaimedJob) {
   });
 }
 
+// $1 the Link, $2 since when.
+const REVOKED_SQL = `
+  SELECT DISTINCT v.integrity FROM "RunJob" AS j JOIN "SkillVersion" AS v ON v.id = j."versionId"
+  WHERE j."linkId" = $1 AND j."createdAt" > $2::timestamp AND (v."retiredAt" IS NOT NULL OR v.status = 'failed')
+  LIMIT 256`;
+
 /** Integrity hashes of retired or failed versions whose jobs this Link was given recently. */
 async function revokedFor(linkId: string, now = new Date()): Promise<string[]> {
   const since = new Date(now.getTime() - REVOCATION_WINDOW_MS);
-  const rows = await db.$queryRaw<{ integrity: string }[]>`
-    SELECT DISTINCT v.integrity FROM "RunJob" AS j JOIN "SkillVersion" AS v ON v.id = j."versionId"
-    WHERE j."linkId" = ${linkId} AND j."createdAt" > ${since} AND (v."retiredAt" IS NOT NULL OR v.status = 'failed')
-    LIMIT 256`;
+  const { rows } = await sqlPool().query<{ integrity: string }>({
+    name: "link-revoked-versions",
+    text: REVOKED_SQL,
+    values: [linkId, since.toISOString().replace("Z", "")],
+  });
   return rows.map((r) => r.integrity);
+}
+
+/** Whether the Link's runner is on now (a dashboard's "off" since the poll began). */
+async function runnerOn(linkId: string): Promise<boolean> {
+  const { rows } = await sqlPool().query<{ runnerEnabled: boolean }>({
+    name: "link-runner-on",
+    text: `SELECT "runnerEnabled" FROM "Link" WHERE id = $1`,
+    values: [linkId],
+  });
+  return rows[0]?.runnerEnabled ?? false;
 }
 
 /** The jobs a Link says it holds that it must stop: withdrawn, or no longer this Link's. */
@@ -125,10 +145,7 @@ export async function pollForJob(
     // Re-check at least every second: pool jobs become claimable by time, not by a message.
     const woken = await waitFor(wake, Math.min(left, 1_000), signal);
     if (signal?.aborted) break;
-    if (woken) {
-      const fresh = await db.link.findUnique({ where: { id: link.linkId }, select: { runnerEnabled: true } });
-      if (!fresh?.runnerEnabled) state = { ...state, runner: "off" };
-    }
+    if (woken && !(await runnerOn(link.linkId))) state = { ...state, runner: "off" };
   }
   if (signal?.aborted) {
     // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will
@@ -150,25 +167,44 @@ export async function pollForJob(
 }
 
 /**
- * The jobs one poll claims, each started for a Link that asked for one round trip (`inline`), with
+ * The jobs one poll claims, in the claim's order. For a Link that asked for one round trip
+ * (`inline`) each is started here, after the checks of `startJob` (read by the claim itself), with
  * its inputs' bytes when they total at most INLINE_INPUTS_MAX_BYTES (and the answer's inline bytes
  * stay within INLINE_ANSWER_MAX_BYTES). A job withdrawn as it would have started (its version or
- * install changed) is left out; null when there was nothing to claim.
+ * install changed) is cancelled and left out; null when there was nothing to claim.
  */
 async function claimAndHandOver(link: LinkPrincipal, request: PollRequest): Promise<Handed[] | null> {
-  const claimed = await claimJobs(link, request.max ?? 1, request.mem_free_bytes ?? null);
+  const claimed = await claimJobs(link, {
+    max: request.max ?? 1,
+    memFreeBytes: request.mem_free_bytes ?? null,
+    leaseTimers: !request.inline,
+  });
   if (!claimed.length) return null;
   if (!request.inline) return claimed.map((job) => ({ job, handover: null }));
+  // A job of another class or runner is handed over unstarted: the Link refuses it before it runs.
+  const unstarted = claimed.filter((job) => !runsOnLinks(job));
+  await startLeaseTimers(unstarted);
+  const runnable: Claimed[] = [];
+  for (const job of claimed.filter(runsOnLinks)) {
+    const withdrawal = withdrawalOf(job.atStart);
+    if (withdrawal) await cancelJob(job.id, withdrawal.code, withdrawal.message);
+    else runnable.push(job);
+  }
+  const started = await startClaimedJobs(
+    link.linkId,
+    runnable.map((job) => job.id),
+  );
   let inlineLeft = INLINE_ANSWER_MAX_BYTES;
   const handed: Handed[] = [];
   for (const job of claimed) {
-    // A job of another class or runner is handed over unstarted: the Link refuses it before it runs.
-    if (!runsOnLinks(job)) {
+    if (unstarted.includes(job)) {
       handed.push({ job, handover: null });
       continue;
     }
-    const handover = await startedHandover(link, job, inlineLeft);
-    if (!handover) continue;
+    if (!runnable.includes(job)) continue;
+    // Moved since the claim (a cancel in between): the general way words it, or starts it.
+    if (!started.has(job.id) && !(await startedAnyway(link, job.id))) continue;
+    const handover = await inlineHandover(job, inlineLeft);
     for (const input of handover.inputs ?? []) inlineLeft -= Math.ceil((input.base64.length * 3) / 4);
     handed.push({ job, handover });
   }
@@ -183,26 +219,31 @@ function runsOnLinks(job: ClaimedJob): boolean {
   );
 }
 
-/**
- * A claimed job started in the poll (the checks and the move of `startJob`), with its inputs'
- * bytes when they total at most INLINE_INPUTS_MAX_BYTES and fit in what the answer has left; null
- * when it was withdrawn instead.
- */
-async function startedHandover(link: LinkPrincipal, job: ClaimedJob, inlineLeft: number): Promise<Handover | null> {
+async function startedAnyway(link: LinkPrincipal, jobId: string): Promise<boolean> {
   try {
-    await startJob(link, job.id, job);
+    await startJob(link, jobId);
+    return true;
   } catch (err) {
-    if (err instanceof AppError) return null;
+    if (err instanceof AppError) return false;
     throw err;
   }
+}
+
+/**
+ * A started job's handover, with its inputs' bytes (from the media rows the claim read) when they
+ * total at most INLINE_INPUTS_MAX_BYTES and fit in what the answer has left.
+ */
+async function inlineHandover(job: Claimed, inlineLeft: number): Promise<Handover> {
   const pinned = pinnedInputsSchema.parse(job.inputs);
   const total = pinned.reduce((sum, input) => sum + input.size_bytes, 0);
   if (total > Math.min(INLINE_INPUTS_MAX_BYTES, inlineLeft)) return { started: true };
+  const rows = new Map(job.media.map((m) => [m.id, m]));
   const inputs = await Promise.all(
-    pinned.map(async (input) => ({
-      media_id: input.media_id,
-      base64: Buffer.from((await getMedia(input.media_id)).bytes).toString("base64"),
-    })),
+    pinned.map(async (input) => {
+      const row = rows.get(input.media_id);
+      const bytes = row ? await readMediaBytes(row) : (await getMedia(input.media_id)).bytes;
+      return { media_id: input.media_id, base64: bytes.toString("base64") };
+    }),
   );
   return { started: true, inputs };
 }
@@ -234,21 +275,17 @@ function withdrawnError(job: RunJob): AppError {
 
 /** Why a placed job may not start after all (its version or its install changed), in one query. */
 async function withdrawalAtStart(job: RunJob): Promise<{ code: CancelCode; message: string } | null> {
-  const rows = await db.$queryRaw<
-    {
-      retired: boolean;
-      status: VersionStatus;
-      findingsHash: string | null;
-      enabled: boolean | null;
-      ack: string | null;
-    }[]
-  >`
+  const rows = await db.$queryRaw<StartFacts[]>`
     SELECT v."retiredAt" IS NOT NULL AS retired, v.status, l."findingsHash", i.enabled, i."findingsAckHash" AS ack
     FROM "SkillVersion" AS v
     LEFT JOIN "Listing" AS l ON l."versionId" = v.id
     LEFT JOIN "Install" AS i ON i."userId" = ${job.userId} AND i."versionId" = v.id
     WHERE v.id = ${job.versionId}`;
-  const v = rows[0];
+  return withdrawalOf(rows[0] ?? null);
+}
+
+/** Why a job whose version and install read so may not start (null: it may). */
+function withdrawalOf(v: StartFacts | null): { code: CancelCode; message: string } | null {
   if (!v || v.retired) return { code: "run.job.revoked", message: CANCEL_WORDS.retired };
   if (v.status === "failed") return { code: "run.job.revoked", message: CANCEL_WORDS.scanFailed };
   if (v.enabled === null) return { code: "run.job.cancelled", message: CANCEL_WORDS.uninstalled };
@@ -263,12 +300,10 @@ async function withdrawalAtStart(job: RunJob): Promise<{ code: CancelCode; messa
 
 /**
  * Start (placed → running). Checked once more first: a version retired or failed since the job was
- * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run. `claimed`:
- * the row as the poll's claim returned it, so it is not read again.
+ * placed is withdrawn (`run.job.revoked`), and so is a skill its person can no longer run.
  */
-export async function startJob(link: LinkPrincipal, jobId: string, claimed?: RunJob) {
-  // A job this very poll claimed is read already (and is this Link's).
-  const job = claimed?.id === jobId && claimed.linkId === link.linkId ? claimed : await ownedJob(link, jobId);
+export async function startJob(link: LinkPrincipal, jobId: string) {
+  const job = await ownedJob(link, jobId);
   if (job.state === "cancelled") throw withdrawnError(job);
   if (job.state === "placed") {
     const withdrawal = await withdrawalAtStart(job);
@@ -276,8 +311,6 @@ export async function startJob(link: LinkPrincipal, jobId: string, claimed?: Run
       await cancelJob(jobId, withdrawal.code, withdrawal.message);
       throw new AppError(withdrawal.code, withdrawal.message);
     }
-    if (claimed && (await startClaimedJob(link.linkId, jobId)))
-      return startResponseSchema.parse({ id: jobId, state: "running" });
   }
   const moved = await start(link.linkId, jobId);
   const now = moved.job ?? job;

@@ -5,7 +5,7 @@ import "server-only";
 import { Ajv2020, type ValidateFunction } from "../contracts/tool-args";
 import type { AgentPrincipal } from "../agents";
 import type { Tool } from "../contracts/types";
-import { db, Prisma, type Step } from "../db";
+import { db, Prisma, sqlPool, type Step } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
 import { log } from "../log";
@@ -315,12 +315,34 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
     return db.step.findFirstOrThrow({ where, include: agentInclude });
   };
   let step = await find();
+  // Between wakes only the status is read; the whole step again once it moved.
+  let moved = false;
   while (!isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
     await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
     if (signal?.aborted) break;
+    const now = await stepStatus(stepId);
+    const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
+    if (now && !due && !isStepFinal(now.status)) {
+      moved ||= now.status !== step.status;
+      step = { ...step, status: now.status };
+      continue;
+    }
     step = await find();
+    moved = false;
   }
+  if (moved) step = await find();
   return stepForAgent(step);
+}
+
+/** A step's status and deadline alone: one prepared statement, for a long-poll's wakes. */
+async function stepStatus(stepId: string): Promise<{ status: Step["status"]; expiresAt: Date } | null> {
+  const { rows } = await sqlPool().query<{ status: Step["status"]; expiresAtMs: number }>({
+    name: "step-status",
+    text: `SELECT status::text AS status, (extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresAtMs" FROM "Step" WHERE id = $1`,
+    values: [stepId],
+  });
+  const row = rows[0];
+  return row ? { status: row.status, expiresAt: new Date(row.expiresAtMs) } : null;
 }
 
 export type Decision = "once" | "always" | "deny";

@@ -83,9 +83,11 @@ export const ok = (output: unknown, wall = 1500) => ({
 export async function signed(link: TestLink, jobId: string, result: LinkRunResult): Promise<JobResultBody> {
   const { signedResult } = await import("../../link/remote/attest");
   const { jobForLink } = await import("../../lib/runs");
-  const { claimedInclude } = await import("../../lib/runs/lifecycle/jobs");
   const { db } = await import("../../lib/db");
-  const job = await db.runJob.findUniqueOrThrow({ where: { id: jobId }, include: claimedInclude });
+  const job = await db.runJob.findUniqueOrThrow({
+    where: { id: jobId },
+    include: { version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } } },
+  });
   const request = signedResult(
     { linkId: link.linkId, privateKeyPem: link.privateKeyPem },
     jobSchema.parse(jobForLink(job)),

@@ -16,10 +16,15 @@ export { submitJob, type SubmitPlan, type SubmitOutcome } from "./submit";
 export { submitAtOnce, type AtOncePlan, type AtOnceOutcome } from "./submit-at-once";
 export { finishAtOnce } from "./finish-at-once";
 export {
-  claimJob,
   claimJobs,
-  startClaimedJob,
+  startClaimedJobs,
+  startLeaseTimers,
+  type Claimed,
   type ClaimedJob,
+  type ClaimedMedia,
+  type StartFacts,
+} from "./claim";
+export {
   startJob,
   releaseJob,
   finishJob,

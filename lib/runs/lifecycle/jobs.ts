@@ -7,7 +7,7 @@ import { settleRun, type RunEnding } from "../../billing/ledger";
 import { db, Prisma, type DbTx, type RunJob } from "../../db";
 import type { Attestation, CancelCode, JobResultBody } from "../../protocol";
 import { ONLINE_WINDOW_MS } from "../../links/service";
-import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS, START_LEASE_MS } from "../constants";
+import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS } from "../constants";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
 import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
@@ -86,93 +86,12 @@ const one = (transition: JobTransition, plan: (tx: DbTx, job: RunJob) => Promise
   plan,
 });
 
-const leaseTimer = (jobId: string, at: Date) => ({
+export const leaseTimer = (jobId: string, at: Date) => ({
   name: TIMER_JOBS.jobLease,
   data: { jobId },
   at,
   id: `lease-${jobId}-${at.getTime()}`,
 });
-
-/** A claimed job with what the Link is told about its skill version. */
-export const claimedInclude = {
-  version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } },
-} as const;
-export type ClaimedJob = Prisma.RunJobGetPayload<{ include: typeof claimedInclude }>;
-
-/** How many of the oldest claimable jobs one claim weighs against each other for fairness. */
-const CLAIM_WINDOW = 64;
-
-/**
- * Claim (queued → placed): up to `max` jobs this Link may take, the person's own first; a Link
- * serves other people's jobs only when it offers itself to the pool and an operator approved it,
- * and only jobs whose project allows the pool. Among the oldest claimable jobs they go oldest first
- * and in turns across agents (each agent's oldest, then each one's second, …), so that one agent's
- * burst cannot starve another; with `memFreeBytes`, only a run of them whose `mem_bytes` fit in it
- * together (a job that does not fit waits, it is never squeezed). The Link row is read under a
- * share lock, so a runner turned off (or a Link revoked) a moment ago is seen here. One statement,
- * so it is its own transaction.
- */
-export async function claimJobs(
-  link: { linkId: string },
-  max = 1,
-  memFreeBytes: number | null = null,
-  now = new Date(),
-): Promise<ClaimedJob[]> {
-  const lease = new Date(now.getTime() + START_LEASE_MS);
-  const memFree = memFreeBytes === null ? null : BigInt(Math.floor(memFreeBytes));
-  // JOB_TRANSITIONS.claim: queued → placed.
-  const rows = await db.$queryRaw<{ id: string; place: bigint }[]>`
-    WITH me AS (
-      SELECT "userId", ("poolOffer" AND "poolApprovedAt" IS NOT NULL) AS pool FROM "Link"
-      WHERE id = ${link.linkId} AND "revokedAt" IS NULL AND "runnerEnabled"
-      FOR SHARE
-    ), window_ AS (
-      SELECT j.id, j."createdAt", (j."userId" = me."userId") AS own, COALESCE(s."agentId", j."userId") AS caller
-      FROM "RunJob" AS j LEFT JOIN "Step" AS s ON s.id = j."stepId", me
-      WHERE j.state = 'queued' AND j."expiresAt" > ${now}
-        AND NOT (${link.linkId} = ANY(COALESCE(j."lapsedLinkIds", ARRAY[]::text[])))
-        AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= ${now}))
-      ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
-      LIMIT ${CLAIM_WINDOW}
-    ), turn AS (
-      SELECT id, own, "createdAt", ROW_NUMBER() OVER (PARTITION BY caller ORDER BY "createdAt", id) AS turn
-      FROM window_
-    ), turns AS (
-      SELECT id, own, ROW_NUMBER() OVER (ORDER BY own DESC, turn, "createdAt", id) AS place FROM turn
-    ), taken AS (
-      -- Only the rows taken are locked, in turn order; one another claim holds is passed over.
-      SELECT j.id, j."memBytes", turns.own, turns.place FROM "RunJob" AS j JOIN turns ON turns.id = j.id
-      WHERE j.state = 'queued'
-      ORDER BY turns.place
-      LIMIT ${max}
-      FOR UPDATE OF j SKIP LOCKED
-    ), candidate AS (
-      SELECT id, own, place FROM (
-        SELECT id, own, place, SUM("memBytes") OVER (ORDER BY place) AS needed FROM taken
-      ) AS fit
-      WHERE ${memFree}::bigint IS NULL OR needed <= ${memFree}::bigint
-    )
-    UPDATE "RunJob" AS j
-    SET state = 'placed', "linkId" = ${link.linkId},
-        placement = (CASE WHEN candidate.own THEN 'own' ELSE 'pool' END)::"Placement",
-        "placedAt" = ${now}, attempts = j.attempts + 1, "leaseExpiresAt" = ${lease}
-    FROM candidate WHERE j.id = candidate.id
-    RETURNING j.id, candidate.place`;
-  if (!rows.length) return [];
-  rows.sort((a, b) => Number(a.place) - Number(b.place));
-  const effects = new Effects();
-  for (const { id } of rows) effects.timer(leaseTimer(id, lease));
-  await effects.run();
-  const jobs = await db.runJob.findMany({ where: { id: { in: rows.map((r) => r.id) } }, include: claimedInclude });
-  // In the claim's own order: oldest first, in turns across agents.
-  const order = new Map(rows.map((r, i) => [r.id, i]));
-  return jobs.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-}
-
-/** The one next job this Link may take (a claim of at most one). */
-export async function claimJob(link: { linkId: string }, now = new Date()): Promise<ClaimedJob | null> {
-  return (await claimJobs(link, 1, null, now))[0] ?? null;
-}
 
 /** Start (placed → running): its Link began to run it; from now on its heartbeat keeps the lease. */
 export function startJob(linkId: string, jobId: string, now = new Date()): Promise<Moved> {
@@ -187,33 +106,6 @@ export function startJob(linkId: string, jobId: string, now = new Date()): Promi
       };
     }),
   );
-}
-
-/**
- * Start (placed → running) of a job this Link has just claimed, with its step (queued → running),
- * in one statement: the same move as `startJob`, in the same lock order (the job, then its step).
- * False when the job is not placed on this Link any more; the caller then takes `startJob`'s way.
- */
-export async function startClaimedJob(linkId: string, jobId: string, now = new Date()): Promise<boolean> {
-  const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
-  // JOB_TRANSITIONS.start: placed → running, its step queued → running.
-  const rows = await db.$queryRaw<{ stepId: string | null; userId: string; stepMoved: boolean }[]>`
-    WITH j AS (
-      UPDATE "RunJob" SET state = 'running', "startedAt" = ${now}, "leaseExpiresAt" = ${lease}
-      WHERE id = ${jobId} AND "linkId" = ${linkId} AND state = 'placed'
-      RETURNING "stepId", "userId"
-    ), s AS (
-      UPDATE "Step" AS s SET status = 'running', "updatedAt" = ${now}
-      FROM j WHERE s.id = j."stepId" AND s.status = 'queued'
-      RETURNING s.id
-    )
-    SELECT j."stepId", j."userId", EXISTS (SELECT 1 FROM s) AS "stepMoved" FROM j`;
-  const moved = rows[0];
-  if (!moved) return false;
-  const effects = new Effects().timer(leaseTimer(jobId, lease));
-  if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
-  await effects.run();
-  return true;
 }
 
 const unplaced = { linkId: null, placement: null, placedAt: null, leaseExpiresAt: null } as const;

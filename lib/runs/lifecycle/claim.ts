@@ -1,0 +1,213 @@
+// A Link's poll takes jobs in two statements: the claim (queued → placed), which also reads what the
+// Link is told about each job, what its start checks once more and its inputs' media rows; and the
+// start of the ones that may run (placed → running, their steps queued → running) all at once.
+// Both speak SQL to PostgreSQL themselves (prepared, without the ORM's work per query).
+import "server-only";
+import { sqlPool, type RunJob, type VersionStatus } from "../../db";
+import { START_LEASE_MS, RUNNING_LEASE_MS } from "../constants";
+import { Effects } from "./effects";
+import { leaseTimer } from "./jobs";
+
+/** A claimed job with what the Link is told about its skill version. */
+export type ClaimedJob = Pick<
+  RunJob,
+  | "id"
+  | "userId"
+  | "versionId"
+  | "stepId"
+  | "linkId"
+  | "class"
+  | "artifactName"
+  | "artifactVersion"
+  | "tool"
+  | "inputs"
+  | "net"
+  | "wallMs"
+  | "memBytes"
+  | "ttlMs"
+  | "expiresAt"
+> & { version: { version: string; integrity: string; skill: { slug: string } } };
+
+/** What the start of a claimed job checks once more: its version and its person's install, as claimed. */
+export type StartFacts = {
+  retired: boolean;
+  status: VersionStatus;
+  findingsHash: string | null;
+  enabled: boolean | null;
+  ack: string | null;
+};
+
+/** The media row of one of a claimed job's pinned inputs. */
+export type ClaimedMedia = { id: string; sha256: string; sizeBytes: number; storageKey: string };
+
+export type Claimed = ClaimedJob & { leaseExpiresAt: Date; atStart: StartFacts; media: ClaimedMedia[] };
+
+/** How many of the oldest claimable jobs one claim weighs against each other for fairness. */
+const CLAIM_WINDOW = 64;
+
+// $1 the Link, $2 now, $3 the window, $4 max, $5 the memory free (or null), $6 the start lease.
+const CLAIM_SQL = `
+  WITH me AS (
+    SELECT "userId", ("poolOffer" AND "poolApprovedAt" IS NOT NULL) AS pool FROM "Link"
+    WHERE id = $1 AND "revokedAt" IS NULL AND "runnerEnabled"
+    FOR SHARE
+  ), window_ AS (
+    SELECT j.id, j."createdAt", (j."userId" = me."userId") AS own, COALESCE(s."agentId", j."userId") AS caller
+    FROM "RunJob" AS j LEFT JOIN "Step" AS s ON s.id = j."stepId", me
+    WHERE j.state = 'queued' AND j."expiresAt" > $2::timestamp
+      AND NOT ($1 = ANY(COALESCE(j."lapsedLinkIds", ARRAY[]::text[])))
+      AND (j."userId" = me."userId" OR (me.pool AND j."poolAllowed" AND j."poolAfter" <= $2::timestamp))
+    ORDER BY (j."userId" = me."userId") DESC, j."createdAt"
+    LIMIT $3::int
+  ), turn AS (
+    SELECT id, own, "createdAt", ROW_NUMBER() OVER (PARTITION BY caller ORDER BY "createdAt", id) AS turn
+    FROM window_
+  ), turns AS (
+    SELECT id, own, ROW_NUMBER() OVER (ORDER BY own DESC, turn, "createdAt", id) AS place FROM turn
+  ), taken AS (
+    -- Only the rows taken are locked, in turn order; one another claim holds is passed over.
+    SELECT j.id, j."memBytes", turns.own, turns.place FROM "RunJob" AS j JOIN turns ON turns.id = j.id
+    WHERE j.state = 'queued'
+    ORDER BY turns.place
+    LIMIT $4::int
+    FOR UPDATE OF j SKIP LOCKED
+  ), candidate AS (
+    SELECT id, own, place FROM (
+      SELECT id, own, place, SUM("memBytes") OVER (ORDER BY place) AS needed FROM taken
+    ) AS fit
+    WHERE $5::bigint IS NULL OR needed <= $5::bigint
+  ), claimed AS (
+    UPDATE "RunJob" AS j
+    SET state = 'placed', "linkId" = $1,
+        placement = (CASE WHEN candidate.own THEN 'own' ELSE 'pool' END)::"Placement",
+        "placedAt" = $2::timestamp, attempts = j.attempts + 1, "leaseExpiresAt" = $6::timestamp
+    FROM candidate WHERE j.id = candidate.id
+    RETURNING j.id, j."userId", j."versionId", j."stepId", j."linkId", j.class, j."artifactName",
+              j."artifactVersion", j.tool, j.inputs, j.net, j."wallMs", j."memBytes"::text AS "memBytes", j."ttlMs",
+              (extract(epoch FROM j."expiresAt") * 1000)::float8 AS "expiresAtMs", candidate.place
+  )
+  SELECT c.*, v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
+         l."findingsHash", i.enabled, i."findingsAckHash" AS ack,
+         (SELECT COALESCE(json_agg(json_build_object('id', m.id, 'sha256', m.sha256, 'sizeBytes', m."sizeBytes",
+                                                     'storageKey', m."storageKey")), '[]'::json)
+            FROM "MediaObject" AS m
+           WHERE m.id IN (SELECT e->>'media_id' FROM jsonb_array_elements(c.inputs) AS e)) AS media
+  FROM claimed AS c
+  JOIN "SkillVersion" AS v ON v.id = c."versionId"
+  JOIN "Skill" AS sk ON sk.id = v."skillId"
+  LEFT JOIN "Listing" AS l ON l."versionId" = v.id
+  LEFT JOIN "Install" AS i ON i."userId" = c."userId" AND i."versionId" = v.id
+  ORDER BY c.place`;
+
+type ClaimRow = Omit<ClaimedJob, "memBytes" | "expiresAt" | "version"> & {
+  memBytes: string;
+  expiresAtMs: number;
+  version: string;
+  integrity: string;
+  slug: string;
+  media: ClaimedMedia[];
+} & StartFacts;
+
+const utc = (d: Date) => d.toISOString().replace("Z", "");
+
+/**
+ * Claim (queued → placed): up to `max` jobs this Link may take, the person's own first; a Link
+ * serves other people's jobs only when it offers itself to the pool and an operator approved it,
+ * and only jobs whose project allows the pool. Among the oldest claimable jobs they go oldest first
+ * and in turns across agents (each agent's oldest, then each one's second, …), so that one agent's
+ * burst cannot starve another; with `memFreeBytes`, only a run of them whose `mem_bytes` fit in it
+ * together (a job that does not fit waits, it is never squeezed). The Link row is read under a
+ * share lock, so a runner turned off (or a Link revoked) a moment ago is seen here. One statement,
+ * so it is its own transaction. `leaseTimers: false` leaves the start lease's early timers to the
+ * caller (a job started at once needs the running lease's instead; the sweep finds either way).
+ */
+export async function claimJobs(
+  link: { linkId: string },
+  opts: { max?: number; memFreeBytes?: number | null; now?: Date; leaseTimers?: boolean } = {},
+): Promise<Claimed[]> {
+  const { max = 1, memFreeBytes = null, now = new Date(), leaseTimers = true } = opts;
+  const lease = new Date(now.getTime() + START_LEASE_MS);
+  // JOB_TRANSITIONS.claim: queued → placed.
+  const { rows } = await sqlPool().query<ClaimRow>({
+    name: "run-claim",
+    text: CLAIM_SQL,
+    values: [
+      link.linkId,
+      utc(now),
+      CLAIM_WINDOW,
+      max,
+      memFreeBytes === null ? null : String(Math.floor(memFreeBytes)),
+      utc(lease),
+    ],
+  });
+  const claimed = rows.map((row): Claimed => {
+    const {
+      memBytes,
+      expiresAtMs,
+      version,
+      integrity,
+      slug,
+      media,
+      retired,
+      status,
+      findingsHash,
+      enabled,
+      ack,
+      ...job
+    } = row;
+    return {
+      ...job,
+      memBytes: BigInt(memBytes),
+      expiresAt: new Date(expiresAtMs),
+      leaseExpiresAt: lease,
+      version: { version, integrity, skill: { slug } },
+      atStart: { retired, status, findingsHash, enabled, ack },
+      media,
+    };
+  });
+  if (leaseTimers) await startLeaseTimers(claimed);
+  return claimed;
+}
+
+/** The early timers of claimed jobs' start leases. */
+export async function startLeaseTimers(jobs: Pick<Claimed, "id" | "leaseExpiresAt">[]): Promise<void> {
+  const effects = new Effects();
+  for (const job of jobs) effects.timer(leaseTimer(job.id, job.leaseExpiresAt));
+  await effects.run();
+}
+
+// $1 the jobs, $2 the Link, $3 now, $4 the running lease.
+const START_SQL = `
+  WITH j AS (
+    UPDATE "RunJob" SET state = 'running', "startedAt" = $3::timestamp, "leaseExpiresAt" = $4::timestamp
+    WHERE id = ANY($1::text[]) AND "linkId" = $2 AND state = 'placed'
+    RETURNING id, "stepId", "userId"
+  ), s AS (
+    UPDATE "Step" AS s SET status = 'running', "updatedAt" = $3::timestamp
+    FROM j WHERE s.id = j."stepId" AND s.status = 'queued'
+    RETURNING s.id
+  )
+  SELECT j.id, j."stepId", j."userId", EXISTS (SELECT 1 FROM s WHERE s.id = j."stepId") AS "stepMoved" FROM j`;
+
+/**
+ * Start (placed → running) of jobs this Link has just claimed, with their steps (queued → running),
+ * in one statement: the move of `startJob`, in the same lock order (the job, then its step). The ids
+ * it started; one not placed on this Link any more is left out, for `startJob`'s way.
+ */
+export async function startClaimedJobs(linkId: string, jobIds: string[], now = new Date()): Promise<Set<string>> {
+  if (!jobIds.length) return new Set();
+  const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
+  // JOB_TRANSITIONS.start: placed → running, its step queued → running.
+  const { rows } = await sqlPool().query<{ id: string; stepId: string | null; userId: string; stepMoved: boolean }>({
+    name: "run-start-claimed",
+    text: START_SQL,
+    values: [jobIds, linkId, utc(now), utc(lease)],
+  });
+  const effects = new Effects();
+  for (const moved of rows) {
+    effects.timer(leaseTimer(moved.id, lease));
+    if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
+  }
+  await effects.run();
+  return new Set(rows.map((r) => r.id));
+}
