@@ -30,7 +30,7 @@ export function cancelledResult(started: number): LinkRunResult {
 
 export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: FetchMedia): Promise<LinkRunResult> {
   const started = performance.now();
-  const folder = sandbox.newJobFolder({ net: job.net, limits: job.limits });
+  const folder = await sandbox.jobFolder({ net: job.net, limits: job.limits });
   try {
     try {
       await layPinnedInputs(folder.files, job.inputs, fetchMedia);

@@ -41,9 +41,13 @@ export const channels = {
 };
 
 export async function notify(...names: string[]): Promise<void> {
-  // The person's log first, so whoever the wake-up reaches finds the event in it.
-  await Promise.all(names.map(appendPersonEvent));
-  await Promise.all(names.map((name) => redis().publish(key("events", name), "1")));
+  // One round trip. Redis runs a pipeline in order: the person's log first, so whoever the
+  // wake-up reaches finds the event in it.
+  const pipeline = redis().pipeline();
+  for (const name of names) appendPersonEvent(pipeline, name);
+  for (const name of names) pipeline.publish(key("events", name), "1");
+  const failed = (await pipeline.exec())?.find(([err]) => err);
+  if (failed) throw failed[0];
 }
 
 /**

@@ -3,6 +3,7 @@
 // it missed, up to LOG_MAX events back; past that it is told to reload (`reset`). The events say
 // only what kind of thing changed: the page reads the thing itself through its usual, checked route.
 import "server-only";
+import type { ChainableCommander } from "ioredis";
 import { key, redis } from "../redis";
 
 export const PERSON_EVENT_TYPES = ["steps", "installs", "scans"] as const;
@@ -41,12 +42,12 @@ export function compareStreamIds(a: string, b: string): number {
   return as === bs ? 0 : as < bs ? -1 : 1;
 }
 
-/** Appends the person's event for `channel`, if it is one. */
-export async function appendPersonEvent(channel: string): Promise<void> {
+/** Queues the append of the person's event for `channel`, if it is one, on a pipeline. */
+export function appendPersonEvent(pipeline: ChainableCommander, channel: string): void {
   const event = personEventOf(channel);
   if (!event) return;
   const k = logKey(event.userId);
-  await redis().multi().xadd(k, "MAXLEN", "~", LOG_MAX, "*", "type", event.type).expire(k, LOG_TTL_S).exec();
+  pipeline.xadd(k, "MAXLEN", "~", LOG_MAX, "*", "type", event.type).expire(k, LOG_TTL_S);
 }
 
 export async function eventsAfter(userId: string, afterId: string, count: number): Promise<PersonEvent[]> {

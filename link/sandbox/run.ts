@@ -94,6 +94,8 @@ const RLIMIT_NOFILE = 64;
  * CPU seconds: above any wall_ms a job may ask (GC threads add CPU time), so it never ends a job
  * early; it is the kernel's bound that still holds if the Link dies and nobody enforces wall_ms.
  */
+/** How long a job waits for its warm sandbox still booting before it starts cold instead. */
+const WARM_WAIT_MS = 2_000;
 const RLIMIT_CPU_SECONDS = Math.ceil((LIMIT_CAPS.wall_ms * 2) / 1000) + 1;
 /** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
 const RLIMIT_NPROC = 512;
@@ -218,6 +220,19 @@ export class Sandbox {
     mkdirSync(path.dirname(path.join(files, BOOT_FILE)), { mode: 0o755 });
     if (this.asRoot) chownSync(root, SANDBOX_UID, SANDBOX_GID);
     return { id, root, files };
+  }
+
+  /**
+   * The folder for a job: `newJobFolder`'s, except that when its warm sandbox is still booting it
+   * waits for that one (at most WARM_WAIT_MS) rather than starting cold.
+   */
+  async jobFolder(job: { net: NetPolicy; limits: Limits }): Promise<JobFolder> {
+    if (this.warm && !this.closed) {
+      this.warm.want(job.net, job.limits.mem_bytes);
+      const folder = await this.warm.takeSoon(job.net, job.limits.mem_bytes, WARM_WAIT_MS);
+      if (folder) return folder;
+    }
+    return this.newJobFolder();
   }
 
   removeJobFolder(folder: JobFolder): void {

@@ -149,6 +149,22 @@ describe("a warm sandbox", () => {
     expect(result).toMatchObject({ status: "ok", output: 1 });
   });
 
+  it("gives a job that arrives while its sandbox still boots that sandbox, not a cold start", async () => {
+    expect(await sandbox.warmUp({ net: "deny", limits })).toBe(true);
+    // The ready one goes with a job that never runs; its replacement boots from the next tick.
+    sandbox.removeJobFolder(sandbox.newJobFolder({ net: "deny", limits }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sandbox.warm!.idleSandboxes().some((warm) => warm.isReady)).toBe(false);
+    const folder = await sandbox.jobFolder({ net: "deny", limits });
+    writeFileSync(path.join(folder.files, "tool.js"), `process.stdout.write("2")`);
+    const warmBefore = sandbox.warmJobsRun;
+    const result = await sandbox.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net: "deny", limits });
+    expect(result).toMatchObject({ status: "ok", output: 2 });
+    expect(sandbox.warmJobsRun).toBe(warmBefore + 1);
+    await sandbox.idle();
+    sandbox.removeJobFolder(folder);
+  });
+
   it("is destroyed with its folder when the job never runs (inputs refused)", async () => {
     expect(await sandbox.warmUp({ net: "openvibe-only", limits })).toBe(true);
     const folder = sandbox.newJobFolder({ net: "openvibe-only", limits });

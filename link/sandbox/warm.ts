@@ -147,6 +147,27 @@ export class WarmPool {
     return warm!.folder;
   }
 
+  /**
+   * Like `take`, but when none is ready and one of this policy and cap is on its way (booting, or
+   * booted and not ready yet), waits for it, at most `waitMs`: it is ready sooner than a cold start.
+   */
+  async takeSoon(net: NetPolicy, memBytes: number, waitMs: number): Promise<JobFolder | undefined> {
+    const now = this.take(net, memBytes);
+    if (now || this.closed) return now;
+    const coming = [
+      ...[...this.bootingOf(net)].map((boot) => boot.then((warm) => warm?.ready)),
+      ...this.idleOf(net)
+        .filter((warm) => warm.memBytes === memBytes && !warm.isReady)
+        .map((warm) => warm.ready),
+    ];
+    if (!coming.length) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([...coming, late]);
+    clearTimeout(timer);
+    return this.take(net, memBytes);
+  }
+
   /** The warm sandbox a folder from `take` belongs to (handed over once). */
   claim(folder: JobFolder): WarmSandbox | undefined {
     const warm = this.taken.get(folder.id);
