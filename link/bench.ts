@@ -74,6 +74,18 @@ function idleMemory(sandbox: Sandbox): { rss_mb: number; private_mb: number; cgr
   };
 }
 
+/** A bare Node of the same binary, idle on a timer: the least resident memory any Node process holds here. */
+async function bareIdleRssMb(node: string): Promise<number> {
+  const child = spawn(node, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    return +(Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? NaN) / 1024).toFixed(1);
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
 const sandbox = await Sandbox.create({ warm: true });
 const toolDir = mkdtempSync(path.join(os.tmpdir(), "ov-bench-tool-"));
 writeFileSync(
@@ -85,11 +97,13 @@ const bare: number[] = [];
 const coldRuns: number[] = [];
 const warmRuns: number[] = [];
 let memory: ReturnType<typeof idleMemory>;
+let bareIdleMb: number;
 try {
   if (!(await sandbox.warmUp(JOB)))
     throw new Error(`no warm sandbox: ${sandbox.warm?.lastError?.message ?? "unknown"}`);
   await new Promise((resolve) => setTimeout(resolve, 500));
   memory = idleMemory(sandbox);
+  bareIdleMb = await bareIdleRssMb(sandbox.runtime.node);
   for (let i = 0; i < WARMUP; i++) {
     await bareNode(sandbox.runtime.node);
     await cold(sandbox, toolDir);
@@ -137,7 +151,7 @@ console.table([bareRow, coldRow, warmRow]);
 console.log(`warm p50 ${ratio.warm.p50}× bare (budget ≤ ${WARM_BUDGET}×): ${verdict(holds.warm)}`);
 console.log(`cold p50 ${ratio.cold.p50}× bare (budget ≤ ${COLD_BUDGET}×): ${verdict(holds.cold)}`);
 console.log(
-  `idle warm sandbox: ${memory.rss_mb} MB RSS (budget ≈ ${IDLE_RSS_BUDGET_MB} MB): ${verdict(holds.idle_rss)}; ${memory.private_mb} MB of it private, the rest the Node binary's shared pages; its cgroup is charged ${memory.cgroup_mb ?? "?"} MB`,
+  `idle warm sandbox: ${memory.rss_mb} MB RSS (budget ≈ ${IDLE_RSS_BUDGET_MB} MB): ${verdict(holds.idle_rss)}; ${memory.private_mb} MB of it private, the rest the Node binary's shared pages; its cgroup is charged ${memory.cgroup_mb ?? "?"} MB; a bare idle \`node\` of the same binary holds ${bareIdleMb} MB RSS here`,
 );
 console.log(
   JSON.stringify({
@@ -147,7 +161,7 @@ console.log(
     cold: coldRow,
     warm: warmRow,
     ratio,
-    idle_memory: memory,
+    idle_memory: { ...memory, bare_node_rss_mb: bareIdleMb },
     budget: { cold: COLD_BUDGET, warm: WARM_BUDGET, idle_rss_mb: IDLE_RSS_BUDGET_MB },
     holds,
   }),

@@ -134,18 +134,23 @@ export async function pollForJob(
   const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
   if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
   let handed: Handed[] = [];
+  let woken = false;
   while (state.runner === "on" && !signal?.aborted) {
+    // The claim itself takes nothing from a runner turned off meanwhile; only a wake-up that found
+    // nothing to claim asks whether that is why.
     const claimed = await claimAndHandOver(link, request);
     handed = claimed ?? [];
     if (handed.length || signal?.aborted) break;
     // Every job claimed was withdrawn as it would have started: on to the next ones at once.
     if (claimed) continue;
+    if (woken && !(await runnerOn(link.linkId))) {
+      state = { ...state, runner: "off" };
+      break;
+    }
     const left = deadline - Date.now();
     if (left <= 0) break;
     // Re-check at least every second: pool jobs become claimable by time, not by a message.
-    const woken = await waitFor(wake, Math.min(left, 1_000), signal);
-    if (signal?.aborted) break;
-    if (woken && !(await runnerOn(link.linkId))) state = { ...state, runner: "off" };
+    woken = await waitFor(wake, Math.min(left, 1_000), signal);
   }
   if (signal?.aborted) {
     // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will
