@@ -5,7 +5,7 @@ import "server-only";
 import { Ajv2020, type ValidateFunction } from "../contracts/tool-args";
 import type { AgentPrincipal } from "../agents";
 import type { Tool } from "../contracts/types";
-import { db, Prisma, sqlPool, type Step } from "../db";
+import { db, Prisma, type Step } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
 import { log } from "../log";
@@ -23,6 +23,7 @@ import {
 } from "../runs/lifecycle";
 import { callBytes, submitStepJob, withinCaps } from "../runs/submit";
 import { OWN_LINKS_FIRST_MS } from "../runs/constants";
+import { readAgentStep, readStepStatus, type AgentStep } from "./agent-step";
 import { readCallContext } from "./call-context";
 import { ranOnWords } from "../runs/view";
 import { storedAttestation } from "../runs/attestation";
@@ -263,9 +264,6 @@ const agentInclude = {
     select: { id: true, placement: true, costMicros: true, attestation: true, link: { select: { name: true } } },
   },
 } as const;
-type AgentStepRow = Prisma.StepGetPayload<{ include: typeof agentInclude }>;
-type AgentJob = Omit<NonNullable<AgentStepRow["job"]>, "attestation"> & { attestation?: unknown };
-type AgentStep = Omit<AgentStepRow, "job"> & { job: AgentJob | null };
 
 /** What the agent sees: never stderr, the result as untrusted data, its run, where it ran and what it cost. */
 export function stepForAgent(step: AgentStep) {
@@ -296,7 +294,7 @@ export function stepForAgent(step: AgentStep) {
 }
 
 /** A pending step past its approval window ends `expired` as soon as anyone looks at it. */
-async function expireIfDue(step: Step): Promise<boolean> {
+async function expireIfDue(step: Pick<Step, "id" | "status" | "expiresAt">): Promise<boolean> {
   if (step.status !== "pending_approval" || step.expiresAt > new Date()) return false;
   return endPendingStep(step.id, "expire", EXPIRY_WORDS.approval, (s) => s.expiresAt <= new Date());
 }
@@ -308,11 +306,10 @@ async function expireIfDue(step: Step): Promise<boolean> {
 export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0, signal?: AbortSignal) {
   const deadline = Date.now() + Math.min(Math.max(waitSeconds, 0), MAX_WAIT_SECONDS) * 1000;
   const find = async () => {
-    const where = { id: stepId, userId: agent.userId, agentId: agent.agentId };
-    const step = await db.step.findFirst({ where, include: agentInclude });
+    const step = await readAgentStep(stepId, agent);
     if (!step) throw new AppError("step.not_found", "That step was not found.");
     if (!(await expireIfDue(step))) return step;
-    return db.step.findFirstOrThrow({ where, include: agentInclude });
+    return (await readAgentStep(stepId, agent))!;
   };
   let step = await find();
   // Between wakes only the status is read; the whole step again once it moved.
@@ -320,7 +317,7 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
   while (!isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
     await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
     if (signal?.aborted) break;
-    const now = await stepStatus(stepId);
+    const now = await readStepStatus(stepId);
     const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
     if (now && !due && !isStepFinal(now.status)) {
       moved ||= now.status !== step.status;
@@ -332,17 +329,6 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
   }
   if (moved) step = await find();
   return stepForAgent(step);
-}
-
-/** A step's status and deadline alone: one prepared statement, for a long-poll's wakes. */
-async function stepStatus(stepId: string): Promise<{ status: Step["status"]; expiresAt: Date } | null> {
-  const { rows } = await sqlPool().query<{ status: Step["status"]; expiresAtMs: number }>({
-    name: "step-status",
-    text: `SELECT status::text AS status, (extract(epoch FROM "expiresAt") * 1000)::float8 AS "expiresAtMs" FROM "Step" WHERE id = $1`,
-    values: [stepId],
-  });
-  const row = rows[0];
-  return row ? { status: row.status, expiresAt: new Date(row.expiresAtMs) } : null;
 }
 
 export type Decision = "once" | "always" | "deny";

@@ -84,7 +84,7 @@ const CLAIM_SQL = `
     FROM candidate WHERE j.id = candidate.id
     RETURNING j.id, j."userId", j."versionId", j."stepId", j."linkId", j.class, j."artifactName",
               j."artifactVersion", j.tool, j.inputs, j.net, j."wallMs", j."memBytes"::text AS "memBytes", j."ttlMs",
-              (extract(epoch FROM j."expiresAt") * 1000)::float8 AS "expiresAtMs", candidate.place
+              round(extract(epoch FROM j."expiresAt") * 1000)::float8 AS "expiresAtMs", candidate.place
   )
   SELECT c.*, v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
          l."findingsHash", i.enabled, i."findingsAckHash" AS ack,
