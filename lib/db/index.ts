@@ -1,9 +1,9 @@
 // The one Prisma client of a process, kept on globalThis so hot reloads and test files share it.
 // Secret columns are omitted by default; code that needs one asks with `omit: { …: false }`.
-// A small pg pool beside it, `sqlPool()`, serves the few hot paths that speak SQL themselves.
+// A small pg pool beside it, `sqlPool()` (./pool.ts), serves the few hot paths that speak SQL
+// themselves; `preparedRows()` (./prepared.ts) runs a Prisma.Sql there as a prepared statement.
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { config } from "../config/env.mjs";
 import { PrismaClient } from "./generated/client";
 
@@ -25,30 +25,12 @@ function createClient() {
 }
 
 type Db = ReturnType<typeof createClient>;
-const holder = globalThis as unknown as { openvibeDb?: Db; openvibeSqlPool?: pg.Pool };
+const holder = globalThis as unknown as { openvibeDb?: Db };
 
 export const db: Db = (holder.openvibeDb ??= createClient());
 
-/**
- * The pool for raw SQL on hot paths (agent calls), bounded like the client's and half its size, so
- * those statements skip the ORM's work per query. Idle connections never keep a process alive,
- * and a connection PostgreSQL ends is dropped, not thrown.
- */
-export function sqlPool(): pg.Pool {
-  if (holder.openvibeSqlPool && !holder.openvibeSqlPool.ended) return holder.openvibeSqlPool;
-  const c = config();
-  const pool = new pg.Pool({
-    connectionString: c.DATABASE_URL,
-    max: Math.max(2, Math.ceil(c.DB_POOL_MAX / 2)),
-    connectionTimeoutMillis: c.DB_CONNECT_TIMEOUT_MS,
-    statement_timeout: c.DB_STATEMENT_TIMEOUT_MS,
-    query_timeout: c.DB_STATEMENT_TIMEOUT_MS + 5_000,
-    keepAlive: true,
-    allowExitOnIdle: true,
-  });
-  pool.on("error", () => undefined);
-  return (holder.openvibeSqlPool = pool);
-}
+export { sqlPool } from "./pool";
+export { preparedRows } from "./prepared";
 
 export * from "./generated/client";
 

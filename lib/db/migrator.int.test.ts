@@ -66,7 +66,12 @@ async function catalog(url: string): Promise<Catalog> {
     // GIN storage parameters (fastupdate=off on the search vectors) are beyond what schema.prisma
     // can say; the index itself must still match.
     const unparameterised = (r: pg.QueryResult) => lines(r).map((l) => l.replace(/ WITH \(fastupdate=off\)$/, ""));
-    return { columns: lines(columns), indexes: unparameterised(indexes), foreignKeys: lines(foreignKeys), enums: lines(enums) };
+    return {
+      columns: lines(columns),
+      indexes: unparameterised(indexes),
+      foreignKeys: lines(foreignKeys),
+      enums: lines(enums),
+    };
   });
 }
 

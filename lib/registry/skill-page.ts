@@ -4,8 +4,15 @@
 // one run can cost.
 import "server-only";
 import { worstCaseCost, formatMicros } from "../billing/rates";
-import { isCodeResource, sha256Hex, type ArgProperty, type NetPolicy, type SkillDocument, type Tool } from "../contracts";
-import { db, Prisma } from "../db";
+import {
+  isCodeResource,
+  sha256Hex,
+  type ArgProperty,
+  type NetPolicy,
+  type SkillDocument,
+  type Tool,
+} from "../contracts";
+import { preparedRows, Prisma } from "../db";
 import { isImportedFromSkillMd } from "./skill-md";
 import { describeLimits, NET_WORDS, SANDBOX_LINE } from "./plain-words";
 import { compareSemver } from "./semver";
@@ -175,7 +182,8 @@ export function skillPageSql(slug: string, version?: string): Prisma.Sql {
 
 /** The page of `slug` at `version` (latest live one when omitted); null when there is none. */
 export async function loadSkillPage(slug: string, version?: string): Promise<SkillPageData | null> {
-  const [row] = await db.$queryRaw<PageRow[]>(skillPageSql(slug, version));
+  // Prepared: planning this statement costs more than running it.
+  const [row] = await preparedRows<PageRow>(skillPageSql(slug, version));
   if (!row || !row.id || !row.versions) return null;
   // jsonb carries the timestamp(3) columns as UTC wall-clock text without a zone.
   const versions = row.versions
@@ -221,7 +229,10 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
       isLatest: latest?.id === chosen.id,
       importedFromSkillMd: isImportedFromSkillMd(document),
       asks: row.asks,
-      outsideScripts: row.outsideScripts.map((name) => ({ name, findings: findings.filter((f) => f.resource === name) })),
+      outsideScripts: row.outsideScripts.map((name) => ({
+        name,
+        findings: findings.filter((f) => f.resource === name),
+      })),
     },
     sandboxLine: row.runs === "sandbox" ? SANDBOX_LINE : null,
     tools: tools.map(toolView),
@@ -232,9 +243,14 @@ export async function loadSkillPage(slug: string, version?: string): Promise<Ski
         mediaType: r.media_type,
         isCode: isCodeResource(r),
         text: r.text,
-        html: Object.hasOwn(resourcesHtml, r.name) && typeof resourcesHtml[r.name] === "string" ? resourcesHtml[r.name]! : null,
+        html:
+          Object.hasOwn(resourcesHtml, r.name) && typeof resourcesHtml[r.name] === "string"
+            ? resourcesHtml[r.name]!
+            : null,
         bytes: Buffer.byteLength(r.text, "utf8"),
-        pin: pin ? { mediaId: pin.mediaId, sha256: pin.sha256, matches: sha256Hex(Buffer.from(r.text, "utf8")) === pin.sha256 } : null,
+        pin: pin
+          ? { mediaId: pin.mediaId, sha256: pin.sha256, matches: sha256Hex(Buffer.from(r.text, "utf8")) === pin.sha256 }
+          : null,
       };
     }),
     findings,
@@ -250,7 +266,12 @@ function utc(wallClock: string): Date {
   return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(wallClock) ? wallClock : `${wallClock}Z`);
 }
 
-function summary(v: { version: string; status: VersionSummary["status"]; publishedAt: Date; retiredAt: Date | null }): VersionSummary {
+function summary(v: {
+  version: string;
+  status: VersionSummary["status"];
+  publishedAt: Date;
+  retiredAt: Date | null;
+}): VersionSummary {
   return {
     version: v.version,
     status: v.status,

@@ -1,0 +1,29 @@
+// Raw SQL run as a named prepared statement on the raw-SQL pool, for hot reads whose planning costs
+// more than their execution (a skill page's one statement): each connection plans it once and keeps
+// the plan. Rows come back typed as Prisma's $queryRaw gives them: bigint as BigInt, timestamp as a
+// Date in UTC.
+import "server-only";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import type { Prisma } from "./generated/client";
+import { sqlPool } from "./pool";
+
+const INT8 = 20;
+const TIMESTAMP = 1114;
+
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8) return (value: string) => BigInt(value);
+    if (oid === TIMESTAMP) return (value: string) => new Date(`${value.replace(" ", "T")}Z`);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** The rows of `sql`, prepared under a name made from its text (so each shape is planned once per connection). */
+export async function preparedRows<T>(sql: Prisma.Sql): Promise<T[]> {
+  const text = sql.text;
+  const name = `p-${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+  const values = sql.values.map((v) => (v instanceof Date ? v.toISOString().replace("Z", "") : v));
+  const { rows } = await sqlPool().query({ name, text, values, types });
+  return rows as T[];
+}
