@@ -51,7 +51,7 @@ describe("GET /api/v1/log/key and /checkpoint", () => {
     expect(key.body).toMatchObject({
       origin: verifier.name,
       algorithm: "ed25519",
-      key_id: verifier.keyId.toString(16),
+      key_id: verifier.keyId.toString(16).padStart(8, "0"),
     });
     const res = await get("/api/v1/log/checkpoint");
     expect(res.status).toBe(200);
