@@ -29,7 +29,7 @@ const holder = globalThis as unknown as { openvibeDb?: Db };
 
 export const db: Db = (holder.openvibeDb ??= createClient());
 
-export { sqlPool } from "./pool";
+export { refusedByPostgres, sqlPool, utcText } from "./pool";
 export { preparedRows } from "./prepared";
 
 export * from "./generated/client";

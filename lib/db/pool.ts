@@ -3,6 +3,15 @@ import "server-only";
 import pg from "pg";
 import { config } from "../config/env.mjs";
 
+/** A Date as PostgreSQL `timestamp` text in UTC, as Prisma stores a DateTime: for raw statements. */
+export const utcText = (d: Date) => d.toISOString().replace("Z", "");
+
+/**
+ * PostgreSQL answered with an error, so the statement wrote nothing (a CHECK, a duplicate key, a
+ * deadlock). A lost connection is not one: the statement may have committed.
+ */
+export const refusedByPostgres = (err: unknown) => err instanceof pg.DatabaseError;
+
 const holder = globalThis as unknown as { openvibeSqlPool?: pg.Pool };
 
 /**

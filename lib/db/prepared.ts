@@ -6,7 +6,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Prisma } from "./generated/client";
-import { sqlPool } from "./pool";
+import { sqlPool, utcText } from "./pool";
 
 const INT8 = 20;
 const TIMESTAMP = 1114;
@@ -23,7 +23,7 @@ const types = {
 export async function preparedRows<T>(sql: Prisma.Sql): Promise<T[]> {
   const text = sql.text;
   const name = `p-${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
-  const values = sql.values.map((v) => (v instanceof Date ? v.toISOString().replace("Z", "") : v));
+  const values = sql.values.map((v) => (v instanceof Date ? utcText(v) : v));
   const { rows } = await sqlPool().query({ name, text, values, types });
   return rows as T[];
 }

@@ -7,7 +7,7 @@
 // changes the runner. The dashboard can only turn a runner off: it marks the epoch it last saw, and
 // the runner stays off until the machine reports a newer `skills on`.
 import "server-only";
-import { db, sqlPool } from "../db";
+import { db, sqlPool, utcText } from "../db";
 import { AppError } from "../errors";
 import type { LinkReport, Runner } from "../protocol";
 import { Effects, withdraw } from "../runs/lifecycle";
@@ -52,13 +52,7 @@ export async function reportLinkState(linkId: string, report: LinkReport): Promi
   }>({
     name: "link-report-state",
     text: REPORT_SQL,
-    values: [
-      new Date().toISOString().replace("Z", ""),
-      report.pool,
-      report.runner_epoch,
-      report.runner === "on",
-      linkId,
-    ],
+    values: [utcText(new Date()), report.pool, report.runner_epoch, report.runner === "on", linkId],
   });
   const link = rows[0];
   if (!link) throw new AppError("link.not_found", "That Link was not found.");

@@ -3,7 +3,7 @@
 // by the route, and every answer is built through them here, so neither side trusts a shape it did
 // not check. State changes go through the lifecycle.
 import "server-only";
-import { db, sqlPool, type RunJob } from "../db";
+import { db, sqlPool, utcText, type RunJob } from "../db";
 import { AppError } from "../errors";
 import { channels, waitFor } from "../events";
 import { checkFindingsAck } from "../installs/rules";
@@ -78,7 +78,7 @@ async function revokedFor(linkId: string, now = new Date()): Promise<string[]> {
   const { rows } = await sqlPool().query<{ integrity: string }>({
     name: "link-revoked-versions",
     text: REVOKED_SQL,
-    values: [linkId, since.toISOString().replace("Z", "")],
+    values: [linkId, utcText(since)],
   });
   return rows.map((r) => r.integrity);
 }

@@ -4,7 +4,7 @@
 // step with the same idempotency key. A call that is not plainly runnable goes the long way
 // (lib/installs' own checks), which also words the refusal.
 import "server-only";
-import { sqlPool } from "../db";
+import { sqlPool, utcText } from "../db";
 import { checkFindingsAck } from "../installs";
 import { ONLINE_WINDOW_MS } from "../links/service";
 import type { PinnedInput } from "../protocol";
@@ -65,9 +65,6 @@ const CONTEXT_SQL = `
 
 const EARLIER_SQL = `
   SELECT id FROM "Step" WHERE "agentId" = $1 AND "idempotencyKey" = $2 AND "createdAt" > $3::timestamp`;
-
-/** Timestamps go to PostgreSQL as UTC text, as Prisma writes them (columns without a time zone). */
-export const utcText = (d: Date) => d.toISOString().replace("Z", "");
 
 /**
  * Null when the person has no install of that skill. Two statements on one pooled connection

@@ -3,7 +3,7 @@
 // start of the ones that may run (placed → running, their steps queued → running) all at once.
 // Both speak SQL to PostgreSQL themselves (prepared, without the ORM's work per query).
 import "server-only";
-import { sqlPool, type RunJob, type VersionStatus } from "../../db";
+import { sqlPool, utcText, type RunJob, type VersionStatus } from "../../db";
 import { START_LEASE_MS, RUNNING_LEASE_MS } from "../constants";
 import { Effects } from "./effects";
 import { leaseTimer } from "./jobs";
@@ -108,8 +108,6 @@ type ClaimRow = Omit<ClaimedJob, "memBytes" | "expiresAt" | "version"> & {
   media: ClaimedMedia[];
 } & StartFacts;
 
-const utc = (d: Date) => d.toISOString().replace("Z", "");
-
 /**
  * Claim (queued → placed): up to `max` jobs this Link may take, the person's own first; a Link
  * serves other people's jobs only when it offers itself to the pool and an operator approved it,
@@ -133,11 +131,11 @@ export async function claimJobs(
     text: CLAIM_SQL,
     values: [
       link.linkId,
-      utc(now),
+      utcText(now),
       CLAIM_WINDOW,
       max,
       memFreeBytes === null ? null : String(Math.floor(memFreeBytes)),
-      utc(lease),
+      utcText(lease),
     ],
   });
   const claimed = rows.map((row): Claimed => {
@@ -201,7 +199,7 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
   const { rows } = await sqlPool().query<{ id: string; stepId: string | null; userId: string; stepMoved: boolean }>({
     name: "run-start-claimed",
     text: START_SQL,
-    values: [jobIds, linkId, utc(now), utc(lease)],
+    values: [jobIds, linkId, utcText(now), utcText(lease)],
   });
   const effects = new Effects();
   for (const moved of rows) {

@@ -6,9 +6,8 @@
 // placed again, a result already recorded), one without a hold, or a statement PostgreSQL refuses
 // writes nothing, and the caller takes finishJob's way, which decides and words those outcomes.
 import "server-only";
-import pg from "pg";
 import { settlementOf } from "../../billing/ledger";
-import { sqlPool } from "../../db";
+import { refusedByPostgres, sqlPool, utcText } from "../../db";
 import { log } from "../../log";
 import type { Attestation, JobResultBody } from "../../protocol";
 import type { ResultFacts } from "../attestation";
@@ -57,7 +56,6 @@ const finishSql = (transition: (typeof FINISH)[keyof typeof FINISH]) => `
     FROM j, (SELECT count(*) FROM settle) AS settled, (SELECT count(*) FROM counted) AS c`;
 const FINISH_SQL = { ok: finishSql(FINISH.ok), failed: finishSql(FINISH.failed) };
 
-const refusedByPostgres = (err: unknown) => err instanceof pg.DatabaseError;
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 /** True when the result was recorded; false when nothing was written and the general way decides. */
@@ -79,7 +77,6 @@ export async function finishAtOnce(
   });
   const job = resultColumns(result, attestation);
   const step = resultStepColumns(result);
-  const at = now.toISOString().replace("Z", "");
   let rows: { stepId: string | null; userId: string; stepMoved: boolean }[];
   try {
     ({ rows } = await sqlPool().query({
@@ -96,7 +93,7 @@ export async function finishAtOnce(
         job.maxRssBytes === null ? null : String(job.maxRssBytes),
         JSON.stringify(job.attestation),
         String(charged),
-        at,
+        utcText(now),
         facts.placement,
         String(refund),
         facts.agentAlone && facts.holdAgentId ? facts.createdDay : null,

@@ -5,7 +5,7 @@
 // not (the ledger's CHECK refuses the hold), or the key is taken, nothing is written and the caller
 // goes the usual way, which decides and words those outcomes.
 import "server-only";
-import type { Step } from "../../db";
+import { utcText, type Step } from "../../db";
 import { deleteUnreferencedBlobs, keepBlobOfRow, writeBlobForRow } from "../../media";
 import { log } from "../../log";
 import {
@@ -50,8 +50,6 @@ export type AtOncePlan = {
 
 export type AtOnceOutcome = { kind: "queued"; step: Step; jobId: string } | { kind: "not_now" };
 
-const utc = (d: Date) => d.toISOString().replace("Z", "");
-
 export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
   const { step: s } = plan;
   // The call object makes one more input: too many pins is the general way's to word.
@@ -91,7 +89,7 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
         inputJson: JSON.stringify(s.input),
         net: s.net,
         idempotencyKey: s.idempotencyKey,
-        expiresAt: utc(s.expiresAt),
+        expiresAt: utcText(s.expiresAt),
         mediaId: blob.id,
         sha256: blob.sha256,
         sizeBytes: blob.sizeBytes,
@@ -103,12 +101,12 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
         wallMs: plan.limits.wall_ms,
         memBytes: String(plan.limits.mem_bytes),
         poolAllowed: plan.poolAllowed,
-        poolAfter: utc(plan.poolAfter),
-        jobExpiresAt: utc(jobExpiresAt),
+        poolAfter: utcText(plan.poolAfter),
+        jobExpiresAt: utcText(jobExpiresAt),
         ledgerId: newRowId(),
         skillSlug: plan.skillSlug,
         memo: `Run of ${plan.skillSlug}: held at its limits`,
-        now: utc(plan.now),
+        now: utcText(plan.now),
         day: plan.now.toISOString().slice(0, 10),
       },
     );

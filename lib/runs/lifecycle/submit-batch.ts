@@ -6,7 +6,7 @@
 // one: one commit (one WAL flush under that lock) for the lot instead of one each.
 import "server-only";
 import pg from "pg";
-import { sqlPool } from "../../db";
+import { refusedByPostgres, sqlPool } from "../../db";
 import { log } from "../../log";
 import { mediaLockSharedSql } from "../../media";
 
@@ -147,13 +147,10 @@ const BATCH_SQL = `
   )
   SELECT job."stepId" AS "stepId" FROM job JOIN hold ON hold."jobId" = job.id, (SELECT count(*) FROM media) m`;
 
-/**
- * PostgreSQL refused the statement, so nothing of it was written: a hold that would take the
- * balance below zero, an agent's key taken, two batches in a deadlock, or anything else the long
- * way will meet (and store the step before, as it always has). A lost connection is not one: the
- * statement may have committed, so that error goes up (503) for the agent's key to make the retry safe.
- */
-const refusedByPostgres = (err: unknown) => err instanceof pg.DatabaseError;
+// A statement PostgreSQL refused (lib/db `refusedByPostgres`) wrote nothing: a hold that would take
+// the balance below zero, an agent's key taken, two batches in a deadlock, or anything else the long
+// way will meet (and store the step before, as it always has). A lost connection goes up (503) for
+// the agent's key to make the retry safe.
 
 /** The step ids whose job and hold were written; throws when the statement failed. */
 async function write(shared: BatchShared, rows: BatchRow[]): Promise<Set<string>> {
