@@ -2,6 +2,7 @@
 // (downloads, decodes, interprets, sends), and one pass over a parsed script that collects every
 // node the rules read, so no rule walks the tree again.
 import { isKnownInstaller } from "./hosts";
+import { Query } from "web-tree-sitter";
 import type { Node } from "./parsers";
 import type { InstructionRuleId } from "./rules";
 import {
@@ -27,13 +28,16 @@ export type Cmd = {
   end: number;
 };
 
-export const unquote = (s: string) => s.replace(/\\\n/g, "").replace(/["']/g, "");
+const QUOTING = /["'\n]/;
+export const unquote = (s: string) => (QUOTING.test(s) ? s.replace(/\\\n/g, "").replace(/["']/g, "") : s);
 export const base = (s: string) => s.slice(s.lastIndexOf("/") + 1);
 
-export function commandOf(node: Node): Cmd {
+/** `source` is the text the tree was parsed from: a node's text is its slice (one call fewer per word). */
+function commandOf(node: Node, source: string): Cmd {
+  const textOf = (n: Node) => source.slice(n.startIndex, n.endIndex);
   const nameNode = node.childForFieldName("name");
-  const words = [nameNode ? unquote(nameNode.text) : ""];
-  for (const a of node.childrenForFieldName("argument")) if (a) words.push(unquote(a.text));
+  const words = [nameNode ? unquote(textOf(nameNode)) : ""];
+  for (const a of node.childrenForFieldName("argument")) if (a) words.push(unquote(textOf(a)));
   let elevated = false;
   let i = 0;
   while (i < words.length && WRAPPERS.has(base(words[i]!))) {
@@ -51,15 +55,17 @@ export function commandOf(node: Node): Cmd {
     }
   }
   const rest = words.slice(i);
+  const start = node.startIndex;
+  const end = node.endIndex;
   return {
     node,
     name: base(rest[0] ?? ""),
     args: rest.slice(1),
     line: node.startPosition.row,
     elevated,
-    text: node.text,
-    start: node.startIndex,
-    end: node.endIndex,
+    text: source.slice(start, end),
+    start,
+    end,
   };
 }
 
@@ -108,20 +114,42 @@ export function downloadRule(urls: string[]): InstructionRuleId {
   return urls.length > 0 && urls.every(isKnownInstaller) ? "shell.known_installer" : "shell.download_exec";
 }
 
+/** `NAME=value` (also `NAME+=value`, `a[i]=value`), read from its text: one call into the parser, not four. */
+export type Assignment = { node: Node; name: string; value: string };
+
 /** The nodes of one parsed script the rules read, each list in document order, parents first. */
-export type ShellTree = { cmds: Cmd[]; pipelines: Node[]; redirected: Node[]; assignments: Node[]; heredocs: Node[] };
+export type ShellTree = {
+  cmds: Cmd[];
+  pipelines: Node[];
+  redirected: Node[];
+  assignments: Assignment[];
+  heredocs: Node[];
+};
 
-const READ_TYPES = ["command", "pipeline", "redirected_statement", "variable_assignment", "heredoc_body"];
+function assignmentOf(node: Node, source: string): Assignment {
+  const text = source.slice(node.startIndex, node.endIndex);
+  const eq = text.indexOf("=");
+  if (eq < 0) return { node, name: text, value: "" };
+  return { node, name: text.slice(0, text[eq - 1] === "+" ? eq - 1 : eq), value: text.slice(eq + 1) };
+}
 
-export function readTree(root: Node): ShellTree {
+const READ_TYPES = ["command", "pipeline", "redirected_statement", "variable_assignment", "heredoc_body"] as const;
+/**
+ * One query for every node the rules read, compiled once: `descendantsOfType` costs as much again
+ * as parsing a one-line command, since it looks each type up among the grammar's 280 on every call.
+ */
+let readQuery: Query | null = null;
+
+/** `source` is the text `root` was parsed from. */
+export function readTree(root: Node, source: string): ShellTree {
+  readQuery ??= new Query(root.tree.language, READ_TYPES.map((t) => `(${t}) @${t}`).join(" "));
   const tree: ShellTree = { cmds: [], pipelines: [], redirected: [], assignments: [], heredocs: [] };
-  for (const n of root.descendantsOfType(READ_TYPES)) {
-    if (!n) continue;
-    const type = n.type;
-    if (type === "command") tree.cmds.push(commandOf(n));
-    else if (type === "pipeline") tree.pipelines.push(n);
-    else if (type === "redirected_statement") tree.redirected.push(n);
-    else if (type === "variable_assignment") tree.assignments.push(n);
+  // captures come in document order, an outer node before one that starts where it does
+  for (const { name, node: n } of readQuery.captures(root)) {
+    if (name === "command") tree.cmds.push(commandOf(n, source));
+    else if (name === "pipeline") tree.pipelines.push(n);
+    else if (name === "redirected_statement") tree.redirected.push(n);
+    else if (name === "variable_assignment") tree.assignments.push(assignmentOf(n, source));
     else tree.heredocs.push(n);
   }
   return tree;

@@ -89,14 +89,14 @@ function auditShellChunk(text: string, place: Place, ctx: Ctx, options: { asks?:
   const add = (rule: InstructionRuleId, line: number, excerpt: string) =>
     ctx.findings.push(makeFinding(rule, place, excerpt, line));
   const done = withTree("bash", text, (root) => {
-    const tree = readTree(root);
+    const tree = readTree(root, text);
     const { cmds } = tree;
     if (options.asks !== false && cmds.some((c) => c.name)) ctx.asks.add("shell");
     pipelines(tree, add, ctx, place);
     substitutions(cmds, add);
     for (const c of cmds) perCommand(c, add, ctx, place);
     redirects(tree, add, ctx);
-    scriptLevel(cmds, add, ctx);
+    scriptLevel(tree, add, ctx);
     variables(tree, add);
     if (SERVICE_KEY_NAME.test(text)) keysSent(tree, add);
     return true;
@@ -225,9 +225,7 @@ const DECODE_WORD = /\bbase(?:64|32)\s+(?:-d|-D|--decode)\b|\bxxd\s+-r/;
 /** `X=$(curl …); eval "$X"`: a variable holding a download or decoded text, then run. */
 function variables(tree: ShellTree, add: Add): void {
   const held = new Map<string, InstructionRuleId>();
-  for (const n of tree.assignments) {
-    const name = n.childForFieldName("name")?.text;
-    const value = n.childForFieldName("value")?.text ?? "";
+  for (const { name, value } of tree.assignments) {
     if (!name || (!value.includes("$(") && !value.includes("`"))) continue;
     if (DECODE_WORD.test(value)) held.set(name, "encoded.exec");
     else if (DOWNLOAD_WORD.test(value)) held.set(name, "shell.download_exec");
@@ -249,7 +247,8 @@ function variables(tree: ShellTree, add: Add): void {
 }
 
 /** Across the whole script: a credential or environment read together with sending data out. */
-function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
+function scriptLevel(tree: ShellTree, add: Add, ctx: Ctx): void {
+  const { cmds } = tree;
   const sender = cmds.find(sendsData);
   const cred = cmds.find(readsCredentials);
   if (cred) ctx.asks.add("secrets");
@@ -258,6 +257,8 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
   if (sender && envDump && envDump.node.parent?.type !== "pipeline") add("env.exfil", envDump.line, envDump.text);
   // a file downloaded, then made executable or run
   const saved = new Set<string>();
+  // a redirected statement starts where its body does: only a command starting there can be one
+  let redirectedStarts: Set<number> | null = null;
   for (const c of cmds) {
     if (!isDownloader(c)) continue;
     const urls = urlsOf(c);
@@ -268,11 +269,13 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
       else if (a === "-O" || /^-[a-zA-Z]*O$/.test(a) || c.name === "wget")
         for (const u of urls) saved.add(base(u.split(/[?#]/)[0]!));
     }
-    if (c.node.parent?.type === "redirected_statement") {
+    redirectedStarts ??= new Set(tree.redirected.map((r) => r.startIndex));
+    if (redirectedStarts.has(c.start) && c.node.parent?.type === "redirected_statement") {
       const d = c.node.parent.childForFieldName("redirect")?.childForFieldName("destination")?.text;
       if (d) saved.add(base(unquote(d)));
     }
     saved.delete("");
+    if (!saved.size) continue;
     const runs = cmds.some(
       (r) =>
         r !== c &&
@@ -314,21 +317,31 @@ function scriptLevel(cmds: Cmd[], add: Add, ctx: Ctx): void {
 function keysSent(tree: ShellTree, add: Add): void {
   const keyVars = new Map<string, string>();
   const urlVars = new Map<string, string>();
-  for (const n of tree.assignments) {
-    const name = n.childForFieldName("name")?.text;
-    const value = unquote(n.childForFieldName("value")?.text ?? "");
+  for (const a of tree.assignments) {
+    const { name } = a;
+    const value = unquote(a.value);
     if (!name) continue;
     const key = keysReadIn(value, keyVars)[0];
     if (key) keyVars.set(name, key);
     else if (/^(?:https?:\/\/)\S+$/i.test(value)) urlVars.set(name, value);
   }
-  const check = (c: Cmd, piped: readonly string[]) => {
+  const sendsKey = (c: Cmd, piped: readonly string[]) => {
     const keys = [...piped, ...keysReadIn(c.text, keyVars)];
-    if (!keys.length) return;
+    if (!keys.length) return false;
     const args = c.args.map((a) => a.replace(/\$\{?(\w+)\}?/g, (m, v: string) => urlVars.get(v) ?? m));
-    if (keySentElsewhere(keys, urlsOf({ ...c, args }))) add("secrets.key_exfil", c.line, c.text);
+    return keySentElsewhere(keys, urlsOf({ ...c, args })) !== null;
   };
-  for (const c of tree.cmds) if (isDownloader(c)) check(c, []);
+  const check = (c: Cmd, piped: readonly string[]) => {
+    if (sendsKey(c, piped)) add("secrets.key_exfil", c.line, c.text);
+  };
+  // the same command written again is judged the same (the variables are read once, above)
+  const judged = new Map<string, boolean>();
+  for (const c of tree.cmds) {
+    if (!isDownloader(c)) continue;
+    let sends = judged.get(c.text);
+    if (sends === undefined) judged.set(c.text, (sends = sendsKey(c, [])));
+    if (sends) add("secrets.key_exfil", c.line, c.text);
+  }
   for (const n of tree.pipelines) {
     const piped: string[] = [];
     for (const stage of stagesOf(tree, n)) {

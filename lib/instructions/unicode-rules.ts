@@ -17,26 +17,26 @@ export function hiddenUnicodeFindings(text: string, place: Place): AuditFinding[
   if (!ANY_CANDIDATE.test(text)) return [];
   let line = 0;
   let lineStart = 0;
-  let counted = 0;
+  let nextNewline = text.indexOf("\n");
   const lines = new Set<number>();
   const out: AuditFinding[] = [];
   for (const m of text.matchAll(CANDIDATE)) {
     const i = m.index;
-    for (let nl = text.indexOf("\n", counted); nl !== -1 && nl < i; nl = text.indexOf("\n", nl + 1)) {
+    while (nextNewline !== -1 && nextNewline < i) {
       line++;
-      lineStart = nl + 1;
+      lineStart = nextNewline + 1;
+      nextNewline = text.indexOf("\n", lineStart);
     }
-    counted = i;
+    if (lines.has(line)) continue;
     const c = text.charCodeAt(i);
     let hidden = c === 0xdb40 || BIDI.has(c);
     if (ZERO_WIDTH.has(c)) hidden = !(c === 0xfeff && i === 0);
     else if (JOINERS.has(c))
       hidden = !(NEEDS_JOINER.test(text.slice(Math.max(0, i - 2), i)) || NEEDS_JOINER.test(text.slice(i + 1, i + 3)));
-    if (hidden && !lines.has(line)) {
+    if (hidden) {
       lines.add(line);
-      const end = text.indexOf("\n", i);
       const shown = text
-        .slice(lineStart, end === -1 ? undefined : end)
+        .slice(lineStart, nextNewline === -1 ? undefined : nextNewline)
         .replace(/[\u180e\u200b-\u200d\u202a-\u202e\u2060-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g, "⟨hidden⟩");
       out.push(makeFinding("unicode.hidden", place, shown, line));
       if (out.length >= 20) break;
