@@ -86,6 +86,20 @@ async function bareIdleRssMb(node: string): Promise<number> {
   }
 }
 
+/** `openvibe-link exec` as an author runs it, timed as a whole process: its own Node, the CLI, the sandbox, the teardown. */
+function wholeExec(node: string, toolDir: string, inputFile: string): Promise<number> {
+  const started = performance.now();
+  const bin = path.join(import.meta.dirname, "bin", "openvibe-link.mjs");
+  const child = spawn(node, [bin, "exec", "--entry", "tool.js", "--input", inputFile, toolDir], { stdio: "ignore" });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`openvibe-link exec exited ${code}`)),
+    );
+  });
+}
+const WHOLE_RUNS = 10;
+
 const sandbox = await Sandbox.create({ warm: true });
 const toolDir = mkdtempSync(path.join(os.tmpdir(), "ov-bench-tool-"));
 writeFileSync(
@@ -120,6 +134,19 @@ try {
   }
 } finally {
   await sandbox.close();
+}
+// After the Sandbox above is closed, so that the two never share the machine.
+const wholeRuns: number[] = [];
+const wholeBare: number[] = [];
+try {
+  const inputFile = path.join(toolDir, "input.json");
+  writeFileSync(inputFile, '{"n":1}');
+  await wholeExec(sandbox.runtime.node, toolDir, inputFile);
+  for (let i = 0; i < WHOLE_RUNS; i++) {
+    wholeBare.push(await bareNode(sandbox.runtime.node));
+    wholeRuns.push(await wholeExec(sandbox.runtime.node, toolDir, inputFile));
+  }
+} finally {
   rmSync(toolDir, { recursive: true, force: true });
 }
 
@@ -150,6 +177,10 @@ console.log(
 console.table([bareRow, coldRow, warmRow]);
 console.log(`warm p50 ${ratio.warm.p50}× bare (budget ≤ ${WARM_BUDGET}×): ${verdict(holds.warm)}`);
 console.log(`cold p50 ${ratio.cold.p50}× bare (budget ≤ ${COLD_BUDGET}×): ${verdict(holds.cold)}`);
+const wholeP50 = quantile(wholeRuns, 0.5);
+console.log(
+  `the whole \`openvibe-link exec\` command (its own Node start, the CLI, the cold sandbox, the teardown): p50 ${wholeP50.toFixed(1)} ms, ${(wholeP50 / quantile(wholeBare, 0.5)).toFixed(1)}× bare (${WHOLE_RUNS} runs; shown, no budget: the sandbox's own start is the budget above)`,
+);
 console.log(
   `idle warm sandbox: ${memory.rss_mb} MB RSS (budget ≈ ${IDLE_RSS_BUDGET_MB} MB): ${verdict(holds.idle_rss)}; ${memory.private_mb} MB of it private, the rest the Node binary's shared pages; its cgroup is charged ${memory.cgroup_mb ?? "?"} MB; a bare idle \`node\` of the same binary holds ${bareIdleMb} MB RSS here`,
 );
@@ -162,6 +193,7 @@ console.log(
     warm: warmRow,
     ratio,
     idle_memory: { ...memory, bare_node_rss_mb: bareIdleMb },
+    whole_exec: { p50_ms: +wholeP50.toFixed(1), bare_p50_ms: +quantile(wholeBare, 0.5).toFixed(1), runs: WHOLE_RUNS },
     budget: { cold: COLD_BUDGET, warm: WARM_BUDGET, idle_rss_mb: IDLE_RSS_BUDGET_MB },
     holds,
   }),

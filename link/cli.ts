@@ -119,7 +119,7 @@ async function exec(argv: string[]): Promise<number> {
   const hosts = parseHostMap(values["map-host"] ?? []);
 
   const warm = values.warm === true;
-  const sandbox = await Sandbox.create({ allowedHosts, hosts, warm });
+  const sandbox = await Sandbox.create({ allowedHosts, hosts, warm, single: !warm });
   if (warm && !(await sandbox.warmUp({ net, limits }))) {
     process.stderr.write(
       `openvibe-link: no warm sandbox booted (${sandbox.warm?.lastError?.message ?? "unknown"}); running cold.\n`,

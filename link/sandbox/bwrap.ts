@@ -58,6 +58,8 @@ export function systemTool(name: string): string {
 }
 
 function nodeMajor(node: string): number {
+  // This very Node answers without a process of its own (one Node start saved at every Link start).
+  if (node === realpathSync(process.execPath)) return Number(process.versions.node.split(".")[0]);
   const version = execFileSync(node, ["--version"], { encoding: "utf8", env: EMPTY_ENV }).trim();
   return Number(/^v(\d+)\./.exec(version)?.[1] ?? 0);
 }

@@ -64,6 +64,8 @@ export type SandboxOptions = {
   warm?: boolean;
   /** With `warm`: how many idle sandboxes each policy keeps (one per job the Link runs at once). */
   warmDepth?: number;
+  /** One job and done (`openvibe-link exec`): no standby is made for a next job. */
+  single?: boolean;
 };
 
 /** A fresh job folder: `root` is private to the runner, `files` is what the tool sees as /job. */
@@ -434,12 +436,12 @@ export class Sandbox {
     // The next standby is made once this job is over, or once it has run NEXT_STANDBY_AFTER_MS (so a
     // job arriving meanwhile finds one): spawning it (a fork of the Link) and making its cgroup
     // would otherwise compete with the starting sandbox for the CPU (measured: p50 ratio ~1.55 → ~1.46).
-    const next = setTimeout(() => this.prepareStandby(), NEXT_STANDBY_AFTER_MS);
-    next.unref();
+    const next = this.options.single ? undefined : setTimeout(() => this.prepareStandby(), NEXT_STANDBY_AFTER_MS);
+    next?.unref();
     const { result: ran, gone } = collect(sandbox, job, started);
     const result = await withEgress(ran, gone, proxy);
     clearTimeout(next);
-    this.prepareStandby();
+    if (!this.options.single) this.prepareStandby();
     this.track(gone.then(cleanup));
     this.armWarm();
     return result;

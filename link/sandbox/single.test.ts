@@ -1,0 +1,58 @@
+// `openvibe-link exec` runs one job: its Sandbox (`single`) makes no standby for a next one, while a
+// Link's Sandbox keeps one ready after every job.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Sandbox } from "./run";
+
+/** This process's children that are a waiting standby shell (`/bin/sh -c …` before its exec). */
+function standbys(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("/bin/sh\0-c\0");
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function oneJob(sandbox: Sandbox): Promise<void> {
+  const folder = sandbox.newJobFolder();
+  writeFileSync(path.join(folder.files, "tool.js"), 'process.stdout.write(JSON.stringify({ ok: true }));');
+  const result = await sandbox.run({
+    folder,
+    entry: "tool.js",
+    input: Buffer.from("{}"),
+    net: "deny",
+    limits: { wall_ms: 10_000, mem_bytes: 134_217_728 },
+  });
+  expect(result.status).toBe("ok");
+  await sandbox.idle();
+  sandbox.removeJobFolder(folder);
+}
+
+describe("a Sandbox's standby after a job", () => {
+  it("is made again for a Link, and not for a single job", async () => {
+    const link = await Sandbox.create();
+    try {
+      await oneJob(link);
+      expect(standbys()).toHaveLength(1);
+    } finally {
+      await link.close();
+    }
+    expect(standbys()).toHaveLength(0);
+
+    const single = await Sandbox.create({ single: true });
+    try {
+      await oneJob(single);
+      expect(standbys()).toHaveLength(0);
+    } finally {
+      await single.close();
+    }
+  });
+});
