@@ -6,7 +6,7 @@ import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
 import { config } from "../config/env.mjs";
 import { key, redis } from "../redis";
-import { appendPersonEvent } from "./person-log";
+import { appendPersonEvent, personEventOf } from "./person-log";
 
 const holder = globalThis as unknown as {
   openvibeEvents?: { sub: Redis; emitter: EventEmitter; ready: Promise<unknown> };
@@ -41,6 +41,11 @@ export const channels = {
 };
 
 export async function notify(...names: string[]): Promise<void> {
+  // Waiters in this process on a wake-up that no person's log records (a job for a Link, a step
+  // for its agent: they read PostgreSQL, where the change is already committed) are woken now,
+  // without the round trip through Redis; the published message then finds them gone.
+  const local = holder.openvibeEvents?.emitter;
+  if (local) for (const name of names) if (!personEventOf(name)) local.emit(name);
   // One round trip. Redis runs a pipeline in order: the person's log first, so whoever the
   // wake-up reaches finds the event in it.
   const pipeline = redis().pipeline();

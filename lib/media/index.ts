@@ -13,6 +13,7 @@ import { db, type MediaObject, Prisma } from "../db";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { LocalBlobBackend } from "./local-store";
+import { forgetBlob, recentBlob, rememberBlob } from "./recent";
 import { type BlobBackend, contentKey, sha256Hex } from "./store";
 import { VercelBlobBackend } from "./vercel-store";
 
@@ -134,6 +135,7 @@ export async function writeBlobForRow(
   const sha256 = sha256Hex(bytes);
   const storageKey = contentKey(sha256);
   await mediaBackend().put(storageKey, bytes, input.mediaType);
+  rememberBlob(storageKey, bytes);
   return {
     id: input.id,
     ownerId: input.ownerId ?? null,
@@ -194,6 +196,7 @@ export async function deleteUnreferencedBlobs(sha256s: Iterable<string>): Promis
     const removed = await db.$transaction(async (tx) => {
       await tx.$executeRaw(lockSql(sha256, "exclusive"));
       if ((await tx.mediaObject.count({ where: { sha256 } })) > 0) return false;
+      forgetBlob(key);
       await mediaBackend().delete(key);
       return true;
     });
@@ -214,7 +217,7 @@ export async function readMediaBytes(
   object: Pick<MediaObject, "id" | "sha256" | "sizeBytes" | "storageKey">,
 ): Promise<Buffer> {
   const { id } = object;
-  const bytes = await mediaBackend().get(object.storageKey);
+  const bytes = recentBlob(object.storageKey) ?? (await mediaBackend().get(object.storageKey));
   const actual = sha256Hex(bytes);
   if (actual !== object.sha256 || bytes.length !== object.sizeBytes) {
     log.error("media integrity mismatch: bytes do not match the recorded sha256", {

@@ -312,11 +312,17 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
     return (await readAgentStep(stepId, agent))!;
   };
   let step = await find();
-  // Between wakes only the status is read; the whole step again once it moved.
+  // A wake-up reads the whole step at once (it moved); the once-a-second check reads only the
+  // status, and the whole step again once that moved.
   let moved = false;
   while (!isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
-    await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
+    const woken = await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
     if (signal?.aborted) break;
+    if (woken) {
+      step = await find();
+      moved = false;
+      continue;
+    }
     const now = await readStepStatus(stepId);
     const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
     if (now && !due && !isStepFinal(now.status)) {

@@ -118,7 +118,14 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
     }
   }
   if (!held) return { kind: "not_now" };
-  // Committed: the call is answered with its step whatever this finds (the Link retries a fetch).
+  // Committed. Not waited for: wake-ups and an early timer only make it faster, so the Links hear
+  // of the job now, while the call object is checked.
+  void new Effects()
+    .stepChanged({ id: stepId, userId: s.userId })
+    .jobQueued(s.userId)
+    .timer({ name: TIMER_JOBS.jobTtl, data: { jobId }, at: jobExpiresAt, id: `ttl-${jobId}` })
+    .run();
+  // The call is answered with its step whatever this finds (the Link retries a fetch).
   await keepBlobOfRow(blob, plan.call).catch((err: unknown) =>
     log.error("a call object could not be checked after its job was recorded", { err, jobId }),
   );
@@ -136,11 +143,5 @@ export async function submitAtOnce(plan: AtOncePlan): Promise<AtOnceOutcome> {
     createdAt: plan.now,
     updatedAt: plan.now,
   };
-  // After the answer's commit, and not waited for: wake-ups and an early timer only make it faster.
-  void new Effects()
-    .stepChanged(step)
-    .jobQueued(step.userId)
-    .timer({ name: TIMER_JOBS.jobTtl, data: { jobId }, at: jobExpiresAt, id: `ttl-${jobId}` })
-    .run();
   return { kind: "queued", step, jobId };
 }

@@ -1,0 +1,44 @@
+// Wake-ups in one process against the real Redis: a job's or a step's waiter here is woken by the
+// notify itself, before (and without) the published message; a person's-log channel is not, so
+// whoever it wakes always finds the event already in the log.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
+
+let env: IntegrationEnv;
+let events: typeof import("./index");
+
+beforeAll(async () => {
+  env = await setupIntegration("wake");
+  events = await import("./index");
+});
+
+afterAll(async () => {
+  await events?.closeEvents();
+  await env?.teardown();
+});
+
+/** The process's subscriber connection, which carries every published wake-up to this process. */
+const subscriber = () =>
+  (globalThis as unknown as { openvibeEvents: { sub: import("ioredis").Redis; ready: Promise<unknown> } }).openvibeEvents;
+
+describe("a wake-up in the process that notifies", () => {
+  it("reaches a Link's or an agent's waiter without Redis, and a person's-log waiter only through it", async () => {
+    const { channels } = events;
+    // Subscribed first, then deaf: only a wake-up made in this process can reach these waiters.
+    expect(await events.waitFor([channels.step("warm-up")], 1)).toBe(false);
+    await subscriber().ready;
+    await subscriber().sub.punsubscribe();
+
+    const job = events.waitFor([channels.userJobs("u1")], 5_000);
+    const step = events.waitFor([channels.step("s1")], 5_000);
+    const log = events.waitFor([channels.userSteps("u1")], 400);
+    await events.notify(channels.userJobs("u1"), channels.step("s1"), channels.userSteps("u1"));
+    expect(await job).toBe(true);
+    expect(await step).toBe(true);
+    expect(await log).toBe(false);
+
+    // The person's event is in the log all the same.
+    const { redis, key } = await import("../redis");
+    expect(await redis().xlen(key("events-log", "u1"))).toBe(1);
+  });
+});
