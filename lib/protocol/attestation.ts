@@ -3,7 +3,7 @@
 // timing, and the egress record — as RFC 8785 JSON behind a domain-separation prefix, with the
 // same Ed25519 key that signs its requests. The server verifies it before it records the result,
 // and anyone handed the statement, the output and the Link's public key can check it again.
-import { createHash, createPrivateKey, sign, verify } from "node:crypto";
+import { createHash, sign, verify } from "node:crypto";
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json";
 import { egressRecordSchema } from "./egress";
@@ -15,7 +15,7 @@ import {
   SLUG_PATTERN,
   TOOL_NAME_PATTERN,
 } from "./patterns";
-import { parsePublicKey } from "./signing";
+import { parsePublicKey, privateKeyOf } from "./signing";
 import { RESULT_STATUSES } from "./statuses";
 
 /** Signed before the statement's bytes, so a run signature can never be read as any other signature. */
@@ -92,7 +92,7 @@ export function inputDigest(inputs: readonly { name: string; sha256: string; siz
 }
 
 export function signStatement(statement: RunStatement, privateKeyPem: string): SignedStatement {
-  const signature = sign(null, statementBytes(statement), createPrivateKey(privateKeyPem)).toString("base64url");
+  const signature = sign(null, statementBytes(statement), privateKeyOf(privateKeyPem)).toString("base64url");
   return { statement, signature };
 }
 

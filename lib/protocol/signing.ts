@@ -29,6 +29,20 @@ export type SignedHeaders = Record<(typeof HEADERS)[keyof typeof HEADERS], strin
 
 export type LinkKeyPair = { publicKey: string; privateKeyPem: string };
 
+// Reading a PEM key costs more than signing with it: each key is read once (a Link has one).
+const privateKeys = new Map<string, KeyObject>();
+
+/** The key object of a private key in PEM, read once and kept (a handful at most). */
+export function privateKeyOf(pem: string): KeyObject {
+  let key = privateKeys.get(pem);
+  if (!key) {
+    key = createPrivateKey(pem);
+    if (privateKeys.size >= 8) privateKeys.clear();
+    privateKeys.set(pem, key);
+  }
+  return key;
+}
+
 /** A new Ed25519 key pair: the public key as base64url (32 raw bytes), the private key as PKCS#8 PEM. */
 export function generateLinkKeyPair(): LinkKeyPair {
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
@@ -87,7 +101,7 @@ export function signRequest(p: {
     nonce,
     bodySha256: sha256Hex(p.body ?? ""),
   });
-  const signature = sign(null, Buffer.from(message), createPrivateKey(p.privateKeyPem)).toString("base64url");
+  const signature = sign(null, Buffer.from(message), privateKeyOf(p.privateKeyPem)).toString("base64url");
   return {
     [HEADERS.link]: p.linkId,
     [HEADERS.timestamp]: timestamp,

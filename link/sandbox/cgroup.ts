@@ -2,6 +2,7 @@
 // else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup. When
 // neither is writable the Link falls back to the V8 heap limit plus rlimits, and says so.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { rmdir } from "node:fs/promises";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -280,7 +281,8 @@ export class JobCgroup {
     for (const dir of this.dirs) {
       for (let attempt = 0; ; attempt++) {
         try {
-          rmdirSync(dir);
+          // Off the event loop: removing a memory cgroup takes the kernel milliseconds.
+          await rmdir(dir);
           break;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;

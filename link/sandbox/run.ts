@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import type { Socket } from "node:net";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -243,8 +244,9 @@ export class Sandbox {
     this.armWarm();
   }
 
+  /** In the background (`idle()` and `close()` wait for it): a job's result need not wait for its files to go. */
   private removeFolder(folder: JobFolder): void {
-    rmSync(folder.root, { recursive: true, force: true });
+    this.track(rm(folder.root, { recursive: true, force: true }));
   }
 
   /** Waits for background cleanups (cgroups, proxies) of finished jobs and for the next standby to be ready. */
