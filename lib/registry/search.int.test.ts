@@ -244,6 +244,9 @@ describe("searchSkills", () => {
         { name: "local", net: "deny" },
       ],
     });
+    // A search with words reads the same card (its extras by a statement of their own).
+    const [found] = (await run({ q: "net-public" })).skills;
+    expect(found).toEqual(card);
     const mine = await search.searchSkills(parse({ status: "all" }), { ownerId: ada.id, pageSize: 50 });
     expect(slugs(mine).sort()).toEqual(["failing-latest", "net-none", "net-openvibe", "retired-newest", "semver-order"]);
   });

@@ -6,7 +6,7 @@
 // sorted, many are paged by an index walk that stops at the page. Keyset cursors (`after`) make
 // deep pages cost what the first one does.
 import "server-only";
-import { db, Prisma } from "../db";
+import { db, preparedRows, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
@@ -15,14 +15,30 @@ import { exactMatch, findNameTerm, nameMatch, nameTier, nameTierMatches, type Na
 /** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
 export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
 
-// Per tool of the row's version `r`: how many findings of each severity name it (by the
+// Per tool of the version `versionId`: how many findings of each severity name it (by the
 // (listingId, tool) index), as { tool: { fail, flag } }.
-const TOOL_FINDINGS = Prisma.sql`(SELECT coalesce(jsonb_object_agg(c.tool, jsonb_build_object('fail', c.fail, 'flag', c.flag)), '{}'::jsonb)
-                                   FROM (SELECT f.tool, count(*) FILTER (WHERE f.severity = 'fail') AS fail,
-                                                count(*) FILTER (WHERE f.severity = 'flag') AS flag
-                                         FROM "ScanFinding" f JOIN "Listing" li ON li.id = f."listingId"
-                                         WHERE li."versionId" = r."versionId" AND f.tool IS NOT NULL
-                                         GROUP BY f.tool) c)`;
+const toolFindingsOf = (versionId: Prisma.Sql) => Prisma.sql`(SELECT coalesce(jsonb_object_agg(c.tool, jsonb_build_object('fail', c.fail, 'flag', c.flag)), '{}'::jsonb)
+      FROM (SELECT f.tool, count(*) FILTER (WHERE f.severity = 'fail') AS fail,
+                   count(*) FILTER (WHERE f.severity = 'flag') AS flag
+              FROM "ScanFinding" f JOIN "Listing" li ON li.id = f."listingId"
+             WHERE li."versionId" = ${versionId} AND f.tool IS NOT NULL
+             GROUP BY f.tool) c)`;
+
+/**
+ * What a card shows beyond the skill's own row (its author, what its instructions ask, its tools'
+ * findings), for a search's page: a prepared statement of its own, kept out of the search's, whose
+ * planning it would add to at every search. Exported so the browse bench can EXPLAIN it.
+ */
+export function cardExtrasSql(rows: { versionId: string; ownerId: string }[]): Prisma.Sql {
+  const versions = rows.map((r) => r.versionId);
+  const owners = rows.map((r) => r.ownerId);
+  return Prisma.sql`
+    SELECT x.vid AS "versionId", u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts",
+           ${toolFindingsOf(Prisma.sql`x.vid`)} AS "toolFindings"
+    FROM unnest(${versions}::text[], ${owners}::text[]) AS x(vid, oid)
+    JOIN "SkillVersion" sv ON sv.id = x.vid
+    JOIN "User" u ON u.id = x.oid`;
+}
 
 /** What a skill card shows (browse, author and dashboard pages). */
 export type SkillCardData = {
@@ -64,20 +80,26 @@ export const COUNT_CAP = 200;
 type Row = {
   slug: string;
   version: string;
+  versionId: string;
+  ownerId: string;
   name: string;
   summary: string;
-  handle: string;
-  authorName: string;
   trust: SkillCardData["trust"];
   installsCount: number;
   status: SkillCardData["status"];
   runs: SkillCardData["runs"];
   tools: unknown;
+  publishedAt: Date;
+  tier: number;
+};
+
+type Extras = {
+  versionId: string;
+  handle: string;
+  authorName: string;
   asks: string[] | null;
   outsideScripts: string[] | null;
   toolFindings: Record<string, { fail: number; flag: number }> | null;
-  publishedAt: Date;
-  tier: number;
 };
 
 const STATUSES: Record<BrowseQuery["status"], SkillCardData["status"][]> = {
@@ -121,8 +143,11 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
   const newest = query.sort === "newest";
   const order = newest ? NEWEST : INSTALLS;
   const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
-  const withAuthors = (rows: Prisma.Sql) => Prisma.sql`
-    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts", ${TOOL_FINDINGS} AS "toolFindings"
+  const ordered = (rows: Prisma.Sql) => Prisma.sql`SELECT r.* FROM (${rows}) r ORDER BY ${outer}`;
+  // A browse page's statement is cheap to plan: it reads the card's extras itself, in one round trip.
+  const withExtras = (rows: Prisma.Sql) => Prisma.sql`
+    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts",
+           ${toolFindingsOf(Prisma.sql`r."versionId"`)} AS "toolFindings"
     FROM (${rows}) r
     JOIN "User" u ON u.id = r."ownerId"
     JOIN "SkillVersion" sv ON sv.id = r."versionId"
@@ -130,7 +155,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
 
   if (!tsquery) {
     const keyset = after ? [keysetAfter(after, newest)] : [];
-    const page = withAuthors(
+    const page = withExtras(
       Prisma.sql`SELECT * FROM ${branch(0, [...filters, ...keyset], order, offset + take)} b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
     );
     const count = Prisma.sql`
@@ -147,7 +172,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
       ? Prisma.sql`WHERE (tier, "publishedAt", slug) < (${after.tier}::int, ${timestampOf(after)}, ${after.slug}::text)`
       : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
     : Prisma.empty;
-  const few = withAuthors(Prisma.sql`
+  const few = ordered(Prisma.sql`
       SELECT l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
              l."publishedAt", k.tier
       FROM (SELECT * FROM m ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) k
@@ -181,7 +206,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
     branches = [branch(0, [...filters, match, ...keyset], order, offset + take)];
   }
   const many = branches.length
-    ? Prisma.sql`UNION ALL SELECT * FROM (${withAuthors(
+    ? Prisma.sql`UNION ALL SELECT * FROM (${ordered(
         Prisma.sql`SELECT * FROM (${Prisma.join(branches, " UNION ALL ")}) b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
       )}) many WHERE (SELECT count(*) FROM m) > ${cap}`
     : Prisma.empty;
@@ -203,11 +228,16 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
   const sql = searchSql(query, scope, query.q ? await findNameTerm(query.q) : null);
   let rows: Row[];
   let total: number;
+  const extras = new Map<string, Extras>();
   if (sql.kind === "browse") {
     // The page and a capped count, side by side on two connections: count(*) OVER () would make
     // the page visit every match.
-    const [page, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
+    const [page, counted] = await Promise.all([
+      db.$queryRaw<(Row & Extras)[]>(sql.page),
+      db.$queryRaw<{ total: bigint }[]>(sql.count),
+    ]);
     rows = page;
+    for (const r of page) extras.set(r.versionId, r);
     total = Number(counted[0]?.total ?? 0);
   } else {
     const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.words);
@@ -215,11 +245,14 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
     rows = found.filter((r) => r.slug !== null);
   }
   const shown = rows.slice(0, sql.pageSize);
+  if (sql.kind === "words" && shown.length) {
+    for (const e of await preparedRows<Extras>(cardExtrasSql(shown))) extras.set(e.versionId, e);
+  }
   const last = shown.at(-1);
   const counted = Math.min(total, sql.cap);
   return {
     query,
-    skills: shown.map(toCard),
+    skills: shown.map((r) => toCard(r, extras.get(r.versionId))),
     total: counted,
     totalCapped: total > sql.cap,
     pages: Math.max(1, Math.ceil(counted / sql.pageSize)),
@@ -309,24 +342,24 @@ function branch(tier: number, where: Prisma.Sql[], order: Prisma.Sql, limit: num
     LIMIT ${limit})`;
 }
 
-function toCard(r: Row): SkillCardData {
+function toCard(r: Row, e: Extras | undefined): SkillCardData {
   return {
     slug: r.slug,
     version: r.version,
     name: r.name,
     summary: r.summary,
-    author: { handle: r.handle, name: r.authorName },
+    author: { handle: e?.handle ?? "", name: e?.authorName ?? "" },
     trust: r.trust,
     installs: r.installsCount,
     status: r.status,
     runs: r.runs,
     tools: (Array.isArray(r.tools) ? (r.tools as CardTool[]) : []).map((t) => ({
       ...t,
-      fail: r.toolFindings?.[t.name]?.fail ?? 0,
-      flag: r.toolFindings?.[t.name]?.flag ?? 0,
+      fail: e?.toolFindings?.[t.name]?.fail ?? 0,
+      flag: e?.toolFindings?.[t.name]?.flag ?? 0,
     })),
-    asks: r.asks ?? [],
-    outsideScripts: r.outsideScripts ?? [],
+    asks: e?.asks ?? [],
+    outsideScripts: e?.outsideScripts ?? [],
     publishedAt: r.publishedAt.toISOString(),
   };
 }
