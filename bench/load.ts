@@ -1,11 +1,12 @@
 // `npm run bench:load`: 100 simulated agents, each with "always allow", calling a trivial tool
-// (text-tools word_count) through the REST API for a bounded time, against the route handlers over
-// HTTP with two real local Links (`openvibe-link run --jobs 2`). Prints calls/s, call → result
+// (text-tools word_count) through the REST API for a bounded time, then as many other agents through
+// MCP (the official SDK client over Streamable HTTP), against the route handlers over HTTP with two
+// real local Links (`openvibe-link run --jobs 2`). Prints calls/s, call → result
 // p50/p95/p99, errors, and a ledger check (charges equal finished runs; every balance column equals
 // its ledger). Then the baseline, in the same run: as many trivial runs straight through the Link's
 // sandbox runner, as many at a time as the Links have slots, and the load's throughput as a ratio
 // to it. Budget: 0 errors, charges exact, throughput ≥ 70 % of the sandbox alone.
-// `-- --agents N --seconds S --jobs J` change the load.
+// `-- --agents N --seconds S --jobs J` change the load (each leg's).
 import { copyLocalFolder } from "../link/inputs";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
@@ -22,6 +23,8 @@ const JOBS = argAfter("--jobs", 2);
 const SLOTS = LINKS * JOBS;
 const THROUGHPUT_BUDGET = 0.7;
 const INPUT = { text: "one two three" };
+/** word_count of text-tools as MCP names it (lib/mcp/tool-names.ts). */
+const MCP_TOOL = "text-tools__word_count";
 const verdict = (ok: boolean) => (ok ? "holds" : "misses");
 
 /** Runs `count` word_count jobs through the Links' warm sandboxes, `SLOTS` side by side; runs a second. */
@@ -55,8 +58,51 @@ async function sandboxAlone(count: number, limits: { wall_ms: number; mem_bytes:
   return count / seconds;
 }
 
+type Leg = { name: string; latencies: number[]; errors: Map<string, number>; seconds: number };
+
+/** Every agent calls, one call at a time, until SECONDS are up; a call's answer is its final status. */
+async function drive(name: string, agents: ((text: string) => Promise<string>)[]): Promise<Leg> {
+  const latencies: number[] = [];
+  const errors = new Map<string, number>();
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    agents.map(async (call) => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const status = await call(INPUT.text).catch((e: unknown) => String(e));
+        if (status === "succeeded") latencies.push(performance.now() - t0);
+        else errors.set(status, (errors.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  return { name, latencies, errors, seconds: (performance.now() - started) / 1000 };
+}
+
+/** An agent as an MCP client (the official SDK over Streamable HTTP) with its token. */
+async function mcpAgent(url: string, token: string): Promise<{ call: (text: string) => Promise<string>; close: () => Promise<void> }> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const client = new Client({ name: "bench-load", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return {
+    call: async (text) => {
+      const result = await client.callTool({ name: MCP_TOOL, arguments: { text } }, undefined, { timeout: 120_000 });
+      if (!result.isError) return "succeeded";
+      const first = (result.content as { text?: string }[])[0]?.text ?? "";
+      return `mcp_error: ${first.split("\n")[0]!.slice(0, 80)}`;
+    },
+    close: () => client.close(),
+  };
+}
+
 async function main() {
-  const fixture = await startRunFixture({ name: "load", links: LINKS, jobs: JOBS });
+  const fixture = await startRunFixture({ name: "load", links: LINKS, jobs: JOBS, mcp: true });
+  const mcpClients: { close: () => Promise<void> }[] = [];
   try {
     const { db } = await import("../lib/db");
     const { ledgerDifferences } = await import("../lib/billing/ledger-check");
@@ -66,23 +112,19 @@ async function main() {
     const first = await fixture.call(tokens[0]!, INPUT.text);
     if (first.status !== "succeeded") throw new Error(`the first call ended ${first.status}`);
 
-    const latencies: number[] = [];
-    const errors = new Map<string, number>();
-    const started = performance.now();
-    const until = started + SECONDS * 1000;
-    await Promise.all(
-      tokens.map(async (token) => {
-        while (performance.now() < until) {
-          const t0 = performance.now();
-          const done = await fixture.call(token, INPUT.text).catch((e: unknown) => ({ status: String(e) }));
-          if (done.status === "succeeded") latencies.push(performance.now() - t0);
-          else errors.set(done.status, (errors.get(done.status) ?? 0) + 1);
-        }
-      }),
+    const rest = await drive(
+      "REST API",
+      tokens.map((token) => (text) => fixture.call(token, text).then((done) => done.status)),
     );
-    const elapsed = (performance.now() - started) / 1000;
-    const callsPerSecond = latencies.length / elapsed;
-    const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
+    // The same number of other agents, each an MCP client with a session of its own.
+    const mcpTokens: string[] = [];
+    for (let i = 0; i < AGENTS; i++) mcpTokens.push(await fixture.agentToken(`load-mcp-${i}`));
+    const agents = await Promise.all(mcpTokens.map((token) => mcpAgent(fixture.mcpUrl!, token)));
+    mcpClients.push(...agents);
+    const mcp = await drive(
+      "MCP",
+      agents.map((agent) => agent.call),
+    );
 
     const finished = await db.runJob.count({
       where: { userId: fixture.personId, state: { in: ["succeeded", "failed"] } },
@@ -96,28 +138,36 @@ async function main() {
     const job = await db.runJob.findFirstOrThrow({ where: { userId: fixture.personId } });
     const limits = { wall_ms: job.wallMs, mem_bytes: Number(job.memBytes) };
 
-    const alone = await sandboxAlone(Math.max(50, latencies.length), limits);
-    const ratio = callsPerSecond / alone;
-    const fmt = (p: number) => `${pct(latencies, p).toFixed(0)} ms`;
+    const alone = await sandboxAlone(Math.max(50, rest.latencies.length), limits);
     console.log(
-      `bench:load — ${AGENTS} agents with "always allow", ${SECONDS} s, ${LINKS} local Links with --jobs ${JOBS}`,
+      `bench:load — ${AGENTS} agents with "always allow", ${SECONDS} s through the REST API, then ${AGENTS} more through MCP; ${LINKS} local Links with --jobs ${JOBS}`,
     );
-    console.log(
-      `  calls          ${latencies.length} succeeded in ${elapsed.toFixed(1)} s: ${callsPerSecond.toFixed(1)} calls/s`,
-    );
-    console.log(`  call → result  p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}`);
-    console.log(
-      `  errors         ${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(", ")})` : ""} — ${verdict(errorCount === 0)}`,
-    );
+    let holds = chargesExact;
+    for (const leg of [rest, mcp]) {
+      const perSecond = leg.latencies.length / leg.seconds;
+      const ratio = perSecond / alone;
+      const errorCount = [...leg.errors.values()].reduce((a, b) => a + b, 0);
+      const fmt = (p: number) => `${pct(leg.latencies, p).toFixed(0)} ms`;
+      holds &&= errorCount === 0 && ratio >= THROUGHPUT_BUDGET;
+      console.log(`  ${leg.name}`);
+      console.log(
+        `    calls          ${leg.latencies.length} succeeded in ${leg.seconds.toFixed(1)} s: ${perSecond.toFixed(1)} calls/s`,
+      );
+      console.log(`    call → result  p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}`);
+      console.log(
+        `    errors         ${errorCount}${errorCount ? ` (${[...leg.errors].map(([k, n]) => `${k}: ${n}`).join(", ")})` : ""} — ${verdict(errorCount === 0)}`,
+      );
+      console.log(
+        `    throughput     ${(ratio * 100).toFixed(0)} % of the sandbox alone (budget ≥ ${THROUGHPUT_BUDGET * 100} %) — ${verdict(ratio >= THROUGHPUT_BUDGET)}`,
+      );
+    }
     console.log(
       `  ledger         ${charged.length} runs charged, ${finished} runs finished; ${differences.length} balance columns off their ledger — ${verdict(chargesExact)}`,
     );
     console.log(`  sandbox alone  ${alone.toFixed(1)} runs/s (${SLOTS} side by side, the same trivial tool)`);
-    console.log(
-      `  throughput     ${(ratio * 100).toFixed(0)} % of the sandbox alone (budget ≥ ${THROUGHPUT_BUDGET * 100} %) — ${verdict(ratio >= THROUGHPUT_BUDGET)}`,
-    );
-    process.exitCode = errorCount === 0 && chargesExact && ratio >= THROUGHPUT_BUDGET ? 0 : 1;
+    process.exitCode = holds ? 0 : 1;
   } finally {
+    await Promise.allSettled(mcpClients.map((c) => c.close()));
     await fixture.stop();
   }
 }

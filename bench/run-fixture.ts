@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
+import { serveStreaming } from "../test/helpers/stream-server";
 import { closeBench } from "./app-clients";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -21,6 +22,8 @@ export type StepAnswer = { id?: string; status: string; wall_ms?: number };
 
 export interface RunFixture {
   url: string;
+  /** With `mcp`: the base URL of a streaming server for `/api/mcp` (the same process and database). */
+  mcpUrl: string | null;
   /** `text-tools@<version>` */
   skill: string;
   personId: string;
@@ -49,7 +52,7 @@ const TERMINAL = new Set([
   "pending_approval",
 ]);
 
-export async function startRunFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
+export async function startRunFixture(opts: { name: string; links: number; jobs?: number; mcp?: boolean }): Promise<RunFixture> {
   const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
   /* eslint-disable no-restricted-properties */
@@ -62,6 +65,7 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
   /* eslint-enable no-restricted-properties */
   const links: ChildProcess[] = [];
   let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;
+  let mcpServer: Awaited<ReturnType<typeof serveStreaming>> | undefined;
   const stop = async () => {
     await Promise.all(
       links
@@ -73,6 +77,8 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
         }),
     );
     await server?.close();
+    await mcpServer?.close();
+    if (mcpServer) await (await import("../lib/mcp")).closeRelay();
     const { db } = await import("../lib/db");
     await db.$disconnect();
     await closeBench({ database, dataDir });
@@ -110,6 +116,13 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
       ...(await (await import("../test/helpers/tlog-routes")).tlogRoutes()),
     ]);
     const url = server.url;
+    if (opts.mcp) {
+      // MCP answers in Server-Sent Events: a server that streams, as Next does.
+      const mcp = await import("../app/api/mcp/route");
+      mcpServer = await serveStreaming(
+        (["GET", "POST", "DELETE"] as const).map((method) => ({ method, pattern: "/api/mcp", handler: mcp[method] })),
+      );
+    }
 
     const person = await createUser({ email: `${opts.name}@bench.test`, name: "Bench", password: null });
     const bundle = await loadBundle(TEXT_TOOLS);
@@ -142,6 +155,7 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
     const skill = `text-tools@${bundle.document.version}`;
     return {
       url,
+      mcpUrl: mcpServer?.url ?? null,
       skill,
       personId: person.id,
       async agentToken(name) {
