@@ -164,8 +164,9 @@ async function followRun(agent: AgentPrincipal, start: McpStep, extra: Extra, pr
     const reached = stageOf(step);
     for (; reported < reached; reported++) await progress(stageWords(STAGES[reported]!, step));
     if (TERMINAL_STATUSES.has(step.status) || extra.signal.aborted) return step;
-    // Placement is not announced on the step's channel: a short wait sees it soon enough.
-    await waitFor([channels.step(step.id)], reached < 2 ? 250 : 1_000, extra.signal);
+    // Every move of the run is announced on the step's channel (placed, started, ended); the
+    // timeout only bounds a lost wake-up.
+    await waitFor([channels.step(step.id)], 1_000, extra.signal);
     step = await readSkillRun(agent, step.id);
     if (Date.now() - lastBeat >= HEARTBEAT_MS && stageOf(step) === reached) {
       lastBeat = Date.now();

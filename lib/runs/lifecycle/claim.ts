@@ -167,10 +167,19 @@ export async function claimJobs(
   return claimed;
 }
 
-/** The early timers of claimed jobs' start leases. */
-export async function startLeaseTimers(jobs: Pick<Claimed, "id" | "leaseExpiresAt">[]): Promise<void> {
+/**
+ * For claimed jobs that stay placed until their Link starts them: the early timers of their start
+ * leases, and their steps' wake-ups (whoever follows a step hears of its placement, not only of its
+ * start).
+ */
+export async function startLeaseTimers(
+  jobs: Pick<Claimed, "id" | "leaseExpiresAt" | "stepId" | "userId">[],
+): Promise<void> {
   const effects = new Effects();
-  for (const job of jobs) effects.timer(leaseTimer(job.id, job.leaseExpiresAt));
+  for (const job of jobs) {
+    effects.timer(leaseTimer(job.id, job.leaseExpiresAt));
+    if (job.stepId) effects.stepChanged({ id: job.stepId, userId: job.userId });
+  }
   await effects.run();
 }
 
