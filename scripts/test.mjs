@@ -51,7 +51,7 @@ function fileFilters(argv) {
   return argv.filter((a, j) => !a.startsWith("--") && !(i !== -1 && j === i + 1));
 }
 
-const tally = { passed: 0, failed: 0, lines: [] };
+const tally = { passed: 0, failed: 0, lines: [], failures: [] };
 const running = new Set();
 
 function record(name, passed, failed, note = "") {
@@ -60,6 +60,44 @@ function record(name, passed, failed, note = "") {
   tally.lines.push(
     `  ${failed ? "✖" : "✓"} ${name.padEnd(22)} ${passed} passed, ${failed} failed${note ? `  (${note})` : ""}`,
   );
+}
+
+/** The first line of a failure message, bounded, for the summary. */
+function firstLine(message) {
+  const line =
+    String(message ?? "")
+      .replace(/\x1b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((l) => l.trim()) ?? "";
+  return line.trim().slice(0, 200);
+}
+
+/** Names each failed test of a vitest JSON report, so the run's last lines say what failed. */
+function vitestFailures(json) {
+  const out = [];
+  for (const file of json?.testResults ?? []) {
+    const name = path.relative(ROOT, file.name ?? "");
+    if (file.status === "failed" && !file.assertionResults?.length) out.push(`${name}: ${firstLine(file.message)}`);
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === "failed") out.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+  }
+  return out;
+}
+
+/** Names each unexpected result of a Playwright JSON report. */
+function playwrightFailures(json) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error;
+      out.push(`${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error?.message)}`);
+    }
+    (suite.suites ?? []).forEach(walk);
+  };
+  (json?.suites ?? []).forEach(walk);
+  return out;
 }
 
 /** Runs a command with inherited output and no stdin; resolves to its exit code. */
@@ -126,6 +164,7 @@ async function runVitest(project, env, reportDir, filters) {
   // So does an error outside any test (vitest exits non-zero with every test passed).
   if (code !== 0 && failed === 0) failed = 1;
   const skipped = (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0);
+  tally.failures.push(...vitestFailures(json).map((f) => `${project}: ${f}`));
   record(`vitest: ${project}`, passed, failed, `${skipped ? `${skipped} skipped, ` : ""}${seconds(started)}`);
 }
 
@@ -134,7 +173,14 @@ async function runE2e(env, reportDir, filters) {
   const port = await freePort();
   const appUrl = `http://localhost:${port}`;
   // RATE_LIMIT_SCALE: every spec signs up and publishes from this one address.
-  const e2eEnv = { ...env, APP_URL: appUrl, NEXTAUTH_URL: appUrl, PORT: String(port), NODE_ENV: "production", RATE_LIMIT_SCALE: "50" };
+  const e2eEnv = {
+    ...env,
+    APP_URL: appUrl,
+    NEXTAUTH_URL: appUrl,
+    PORT: String(port),
+    NODE_ENV: "production",
+    RATE_LIMIT_SCALE: "50",
+  };
   try {
     await buildIfStale(e2eEnv, { test: true }, { force: true });
   } catch (err) {
@@ -163,7 +209,9 @@ async function runE2e(env, reportDir, filters) {
       BASE_URL: appUrl,
       PLAYWRIGHT_JSON_OUTPUT_NAME: report,
     });
-    const stats = readJson(report)?.stats;
+    const json = readJson(report);
+    const stats = json?.stats;
+    tally.failures.push(...playwrightFailures(json).map((f) => `e2e: ${f}`));
     const passed = (stats?.expected ?? 0) + (stats?.flaky ?? 0);
     let failed = stats?.unexpected ?? 0;
     if (code !== 0 && failed === 0) failed = 1;
@@ -261,6 +309,7 @@ async function main() {
 
   console.log(`\nOpenVibe tests (${suites.join(", ")}) in ${seconds(started)}:`);
   for (const line of tally.lines) console.log(line);
+  if (tally.failures.length) console.log(`Failed:\n${tally.failures.map((f) => `  ✖ ${f}`).join("\n")}`);
   console.log(`${tally.passed} passed, ${tally.failed} failed`);
   process.exit(tally.failed ? 1 : 0);
 }

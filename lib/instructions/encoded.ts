@@ -15,9 +15,12 @@ const HEX_RUN = /(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,32768}(?![0-9A-Fa-f])/g;
 const ESCAPE_RUN = /(?:\\x[0-9A-Fa-f]{2}|\\u00[0-9A-Fa-f]{2}|\\[0-7]{3}){4,16384}/g;
 const CODE_LIST = /(?:\b(?:chr|char|\[char\])\s*\(?\s*\d{1,3}\s*\)?\s*[+,]\s*){4,8192}/gi;
 const NUMBER_LIST = /\[\s*(?:\d{1,3}\s*,\s*){4,16384}\d{1,3}\s*\]/g;
-/** What every one of the five patterns above starts with: text without it holds no literal to decode. */
+/**
+ * What every one of the five patterns above starts with: text without it holds no literal to decode.
+ * A run is tried only where it starts, so a text of 15-character words is read once, not 15 times.
+ */
 const ANY_LITERAL =
-  /[A-Za-z0-9+/_-]{16}|\\(?:x[0-9A-Fa-f]{2}|u00[0-9A-Fa-f]{2}|[0-7]{3})|(?:chr|char)\]?\s*\(?\s*\d|\[\s*\d{1,3}\s*,/i;
+  /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16}|\\(?:x[0-9A-Fa-f]{2}|u00[0-9A-Fa-f]{2}|[0-7]{3})|(?:chr|char)\]?\s*\(?\s*\d|\[\s*\d{1,3}\s*,/i;
 
 /** Decodes standard or URL-safe base64 strictly; null when it is not base64. */
 export function decodeBase64(s: string): Buffer | null {

@@ -2,7 +2,6 @@
 // (downloads, decodes, interprets, sends), and one pass over a parsed script that collects every
 // node the rules read, so no rule walks the tree again.
 import { isKnownInstaller } from "./hosts";
-import { Query } from "web-tree-sitter";
 import type { Node } from "./parsers";
 import type { InstructionRuleId } from "./rules";
 import {
@@ -32,12 +31,8 @@ const QUOTING = /["'\n]/;
 export const unquote = (s: string) => (QUOTING.test(s) ? s.replace(/\\\n/g, "").replace(/["']/g, "") : s);
 export const base = (s: string) => s.slice(s.lastIndexOf("/") + 1);
 
-/** `source` is the text the tree was parsed from: a node's text is its slice (one call fewer per word). */
-function commandOf(node: Node, source: string): Cmd {
-  const textOf = (n: Node) => source.slice(n.startIndex, n.endIndex);
-  const nameNode = node.childForFieldName("name");
-  const words = [nameNode ? unquote(textOf(nameNode)) : ""];
-  for (const a of node.childrenForFieldName("argument")) if (a) words.push(unquote(textOf(a)));
+/** A command's program and arguments as parsed, before wrappers (`sudo`, `env`, `timeout`) are peeled. */
+function commandOf(node: Node, words: string[], source: string): Cmd {
   let elevated = false;
   let i = 0;
   while (i < words.length && WRAPPERS.has(base(words[i]!))) {
@@ -133,23 +128,48 @@ function assignmentOf(node: Node, source: string): Assignment {
   return { node, name: text.slice(0, text[eq - 1] === "+" ? eq - 1 : eq), value: text.slice(eq + 1) };
 }
 
-const READ_TYPES = ["command", "pipeline", "redirected_statement", "variable_assignment", "heredoc_body"] as const;
+const READ_TYPES = ["command", "pipeline", "redirected_statement", "variable_assignment", "heredoc_body"];
 /**
- * One query for every node the rules read, compiled once: `descendantsOfType` costs as much again
- * as parsing a one-line command, since it looks each type up among the grammar's 280 on every call.
+ * A command's children that are neither its name nor an argument: the grammar gives the rest of
+ * them the field `argument` (anonymous `$`, `=~` and `==` included), so no child is asked its field.
  */
-let readQuery: Query | null = null;
+const NOT_ARGUMENT = new Set([
+  "variable_assignment",
+  "file_redirect",
+  "herestring_redirect",
+  "subshell",
+  "comment",
+  "ERROR",
+]);
 
-/** `source` is the text `root` was parsed from. */
+export function wordsOf(command: Node, source: string): string[] {
+  const words = [""];
+  let named = false;
+  for (const k of command.children) {
+    if (!k || NOT_ARGUMENT.has(k.type)) continue;
+    const word = unquote(source.slice(k.startIndex, k.endIndex));
+    if (!named && k.type === "command_name") {
+      words[0] = word;
+      named = true;
+    } else if (named && (k.isNamed || k.type === "$" || k.type === "=~" || k.type === "==")) words.push(word);
+  }
+  return words;
+}
+
+/**
+ * `source` is the text `root` was parsed from. One call lists every node the rules read, in
+ * document order, parents first: a tree-sitter query walks the tree more slowly, and asking a
+ * command for its fields costs a call per field.
+ */
 export function readTree(root: Node, source: string): ShellTree {
-  readQuery ??= new Query(root.tree.language, READ_TYPES.map((t) => `(${t}) @${t}`).join(" "));
   const tree: ShellTree = { cmds: [], pipelines: [], redirected: [], assignments: [], heredocs: [] };
-  // captures come in document order, an outer node before one that starts where it does
-  for (const { name, node: n } of readQuery.captures(root)) {
-    if (name === "command") tree.cmds.push(commandOf(n, source));
-    else if (name === "pipeline") tree.pipelines.push(n);
-    else if (name === "redirected_statement") tree.redirected.push(n);
-    else if (name === "variable_assignment") tree.assignments.push(assignmentOf(n, source));
+  for (const n of root.descendantsOfType(READ_TYPES)) {
+    if (!n) continue;
+    const type = n.type;
+    if (type === "command") tree.cmds.push(commandOf(n, wordsOf(n, source), source));
+    else if (type === "pipeline") tree.pipelines.push(n);
+    else if (type === "redirected_statement") tree.redirected.push(n);
+    else if (type === "variable_assignment") tree.assignments.push(assignmentOf(n, source));
     else tree.heredocs.push(n);
   }
   return tree;

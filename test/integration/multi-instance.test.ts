@@ -144,7 +144,15 @@ describe("two web processes, two worker hosts, two Links", () => {
     );
     const SCAN_JOB = (await import("../../lib/jobs")).JOBS.scanVersion.name;
     const scanQueue = queues[1]!;
-    const completed = await scanQueue.getJobs(["completed"], 0, 1_000);
+    const ours = (j: Job) => j.name === SCAN_JOB && versions.some((v) => v.id === j.data.versionId);
+    // A verdict is stored before its job is marked completed: wait until no scan of these is left.
+    const completed = await until(
+      "every scan job of these versions completed",
+      async () =>
+        (await scanQueue.getJobs(["active", "waiting", "delayed", "prioritized"], 0, 1_000)).filter(ours).length ===
+          0 && (await scanQueue.getJobs(["completed"], 0, 1_000)),
+      30_000,
+    );
     for (const v of versions) {
       expect(v.status).toBe("passed");
       const stores = completed.filter(
