@@ -70,7 +70,7 @@ async function main() {
   let failed = false;
   try {
     const { insertSyntheticSkills } = await import("./synthetic-skills");
-    const { cardExtrasSql, searchSkills, searchSql } = await import("../lib/registry/search");
+    const { searchSkills, searchSql } = await import("../lib/registry/search");
     const { findNameTerm } = await import("../lib/registry/search-names");
     const { parseBrowseQuery } = await import("../lib/registry/browse-query");
     const { loadSkillPage, skillPageSql } = await import("../lib/registry/skill-page");
@@ -133,11 +133,6 @@ async function main() {
         if (sql.kind !== "words") throw new Error(`${name} has no words`);
         const { total } = await searchSkills(q).then((r) => ({ total: r.totalCapped ? "more than " + r.total : String(r.total) }));
         await explain(`search ${name} (${total} match; up to ${sql.cap} are ranked from GIN, more are walked)`, sql.words);
-        if (i === 0) {
-          const page = await db.$queryRaw<{ versionId: string | null; ownerId: string }[]>(sql.words);
-          const shown = page.filter((r): r is { versionId: string; ownerId: string } => r.versionId !== null).slice(0, sql.pageSize);
-          await explain(`search's card extras (authors, asks, findings) for the ${shown.length} skills of that page`, cardExtrasSql(shown));
-        }
       }
       for (const [i, q] of browses.entries()) {
         const sql = searchSql(q);

@@ -43,6 +43,17 @@ async function expectTableInStep() {
           IS DISTINCT FROM (s.slug, s."ownerId", s.trust, s."installsCount", v.version, v.name, v.summary, v.status, v.runs, v."publishedAt")
        OR l."searchVector" IS DISTINCT FROM v."searchVector" OR l."netReach" IS DISTINCT FROM v."netReach"`;
   expect(Number(drift[0]?.n)).toBe(0);
+  // The card's extras match theirs: the owner, the audit, the findings per tool.
+  const extrasDrift = await env.db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM "SkillLatest" l
+    JOIN "SkillVersion" v ON v.id = l."versionId" JOIN "User" u ON u.id = l."ownerId"
+    WHERE (l."authorHandle", l."authorName", l.asks, l."outsideScripts") IS DISTINCT FROM (u.handle, u.name, v.asks, v."outsideScripts")
+       OR l."toolFindings" IS DISTINCT FROM (
+            SELECT coalesce(jsonb_object_agg(c.tool, jsonb_build_object('fail', c.fail, 'flag', c.flag)), '{}'::jsonb)
+            FROM (SELECT f.tool, count(*) FILTER (WHERE f.severity = 'fail') AS fail, count(*) FILTER (WHERE f.severity = 'flag') AS flag
+                  FROM "ScanFinding" f JOIN "Listing" li ON li.id = f."listingId"
+                  WHERE li."versionId" = v.id AND f.tool IS NOT NULL GROUP BY f.tool) c)`;
+  expect(Number(extrasDrift[0]?.n)).toBe(0);
 }
 
 let nextVersion = 0;
@@ -174,6 +185,71 @@ describe("the search table", () => {
     expect((await env.db.skillLatest.findUniqueOrThrow({ where: { skillId: "syn_s_3" } })).name).not.toBe(
       "Renamed three",
     );
+  });
+});
+
+describe("the card's extras on the search table", () => {
+  it("follow a scan verdict's asks and findings, a renamed author and a new owner", async () => {
+    const card = async (slug: string) =>
+      (await search.searchSkills(parse({ q: slug, status: "all" }))).skills.find((s) => s.slug === slug);
+    const skill = await publish("extras-skill", {
+      name: "Extras probe",
+      summary: "Checks the card.",
+      instructions: "Plain.",
+      installs: 0,
+    });
+    const version = await env.db.skillVersion.findFirstOrThrow({ where: { skillId: skill.id } });
+    await env.db.skillVersion.update({
+      where: { id: version.id },
+      data: { document: { ...(version.document as object), tools: [{ name: "probe", net: "deny" }] } },
+    });
+    const listing = await env.db.listing.create({ data: { versionId: version.id, contract: "actor.skill@2" } });
+    // A verdict as scan-version.ts writes it: findings replaced, then the version's audit.
+    await env.db.$transaction(async (tx) => {
+      await tx.scanFinding.deleteMany({ where: { listingId: listing.id } });
+      const finding = {
+        listingId: listing.id,
+        ruleId: "r",
+        resource: "tools/probe.js",
+        line: 1,
+        column: 1,
+        excerpt: "x",
+        message: "m",
+      };
+      await tx.scanFinding.createMany({
+        data: [
+          { ...finding, severity: "fail", tool: "probe" },
+          { ...finding, severity: "flag", tool: "probe" },
+          { ...finding, severity: "flag", tool: "probe" },
+        ],
+      });
+      await tx.skillVersion.update({
+        where: { id: version.id },
+        data: { asks: ["Read your notes"], outsideScripts: ["scripts/a.sh"] },
+      });
+    });
+    await expectTableInStep();
+    expect(await card("extras-skill")).toMatchObject({
+      asks: ["Read your notes"],
+      outsideScripts: ["scripts/a.sh"],
+      author: { handle: "author", name: "Author" },
+      tools: [{ name: "probe", net: "deny", fail: 1, flag: 2 }],
+    });
+    // Findings gone (a rescan that finds nothing), and the counts follow.
+    await env.db.scanFinding.deleteMany({ where: { listingId: listing.id, severity: "fail" } });
+    await expectTableInStep();
+    expect((await card("extras-skill"))?.tools).toEqual([{ name: "probe", net: "deny", fail: 0, flag: 2 }]);
+
+    await env.db.user.update({ where: { id: authorId }, data: { handle: "author-renamed", name: "Renamed Author" } });
+    await expectTableInStep();
+    expect((await card("extras-skill"))?.author).toEqual({ handle: "author-renamed", name: "Renamed Author" });
+
+    const { createUser } = await import("../auth/users");
+    const heir = await createUser({ email: "heir@example.test", name: "Heir", handle: "heir", password: null });
+    await env.db.skill.update({ where: { id: skill.id }, data: { ownerId: heir.id } });
+    await expectTableInStep();
+    expect((await card("extras-skill"))?.author).toEqual({ handle: "heir", name: "Heir" });
+    await env.db.user.update({ where: { id: authorId }, data: { handle: "author", name: "Author" } });
   });
 });
 

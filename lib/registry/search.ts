@@ -1,12 +1,13 @@
 // Browse and search: each skill once, as its latest live version, read from "SkillLatest" (one row
-// per skill, kept by triggers: migration 20261202140000_search_latest). Words are matched with
+// per skill with everything its card shows, kept by triggers: migrations 20261202140000_search_latest
+// and 20261206030000_search_card_extras), so a page is one statement. Words are matched with
 // websearch_to_tsquery over its GIN-indexed vectors and ranked by the field they match in — the
 // name, then the summary, then the instructions (the A > B > C weights) — then by installs and
 // publish time. Only matching skills are ranked: few matches are read through the GIN index and
 // sorted, many are paged by an index walk that stops at the page. Keyset cursors (`after`) make
 // deep pages cost what the first one does.
 import "server-only";
-import { db, preparedRows, Prisma } from "../db";
+import { db, Prisma } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
@@ -14,31 +15,6 @@ import { exactMatch, findNameTerm, nameMatch, nameTier, nameTierMatches, type Na
 
 /** A tool on the card; `fail`/`flag` count the scan's findings that name it. */
 export type CardTool = { name: string; net: NetPolicy; fail?: number; flag?: number };
-
-// Per tool of the version `versionId`: how many findings of each severity name it (by the
-// (listingId, tool) index), as { tool: { fail, flag } }.
-const toolFindingsOf = (versionId: Prisma.Sql) => Prisma.sql`(SELECT coalesce(jsonb_object_agg(c.tool, jsonb_build_object('fail', c.fail, 'flag', c.flag)), '{}'::jsonb)
-      FROM (SELECT f.tool, count(*) FILTER (WHERE f.severity = 'fail') AS fail,
-                   count(*) FILTER (WHERE f.severity = 'flag') AS flag
-              FROM "ScanFinding" f JOIN "Listing" li ON li.id = f."listingId"
-             WHERE li."versionId" = ${versionId} AND f.tool IS NOT NULL
-             GROUP BY f.tool) c)`;
-
-/**
- * What a card shows beyond the skill's own row (its author, what its instructions ask, its tools'
- * findings), for a search's page: a prepared statement of its own, kept out of the search's, whose
- * planning it would add to at every search. Exported so the browse bench can EXPLAIN it.
- */
-export function cardExtrasSql(rows: { versionId: string; ownerId: string }[]): Prisma.Sql {
-  const versions = rows.map((r) => r.versionId);
-  const owners = rows.map((r) => r.ownerId);
-  return Prisma.sql`
-    SELECT x.vid AS "versionId", u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts",
-           ${toolFindingsOf(Prisma.sql`x.vid`)} AS "toolFindings"
-    FROM unnest(${versions}::text[], ${owners}::text[]) AS x(vid, oid)
-    JOIN "SkillVersion" sv ON sv.id = x.vid
-    JOIN "User" u ON u.id = x.oid`;
-}
 
 /** What a skill card shows (browse, author and dashboard pages). */
 export type SkillCardData = {
@@ -91,11 +67,7 @@ type Row = {
   tools: unknown;
   publishedAt: Date;
   tier: number;
-};
-
-type Extras = {
-  versionId: string;
-  handle: string;
+  authorHandle: string;
   authorName: string;
   asks: string[] | null;
   outsideScripts: string[] | null;
@@ -144,20 +116,10 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
   const order = newest ? NEWEST : INSTALLS;
   const outer = newest ? Prisma.sql`tier DESC, "publishedAt" DESC, slug DESC` : Prisma.sql`tier DESC, "installsCount" DESC, "publishedAt" DESC, slug DESC`;
   const ordered = (rows: Prisma.Sql) => Prisma.sql`SELECT r.* FROM (${rows}) r ORDER BY ${outer}`;
-  // A browse page's statement is cheap to plan: it reads the card's extras itself, in one round trip.
-  const withExtras = (rows: Prisma.Sql) => Prisma.sql`
-    SELECT r.*, u.handle, u.name AS "authorName", sv.asks, sv."outsideScripts",
-           ${toolFindingsOf(Prisma.sql`r."versionId"`)} AS "toolFindings"
-    FROM (${rows}) r
-    JOIN "User" u ON u.id = r."ownerId"
-    JOIN "SkillVersion" sv ON sv.id = r."versionId"
-    ORDER BY ${outer}`;
 
   if (!tsquery) {
     const keyset = after ? [keysetAfter(after, newest)] : [];
-    const page = withExtras(
-      Prisma.sql`SELECT * FROM ${branch(0, [...filters, ...keyset], order, offset + take)} b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`,
-    );
+    const page = Prisma.sql`SELECT * FROM ${branch(0, [...filters, ...keyset], order, offset + take)} b ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}`;
     const count = Prisma.sql`
       SELECT count(*) AS total FROM (SELECT 1 FROM "SkillLatest" l WHERE ${Prisma.join(filters, " AND ")} LIMIT ${cap + 1}) matched`;
     return { kind: "browse", page, count, pageSize, cap };
@@ -173,8 +135,7 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
       : Prisma.sql`WHERE (tier, "installsCount", "publishedAt", slug) < (${after.tier}::int, ${after.installs}::int, ${timestampOf(after)}, ${after.slug}::text)`
     : Prisma.empty;
   const few = ordered(Prisma.sql`
-      SELECT l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status, l.runs, l.tools,
-             l."publishedAt", k.tier
+      SELECT ${CARD}, k.tier
       FROM (SELECT * FROM m ${cursorKey} ORDER BY ${outer} LIMIT ${take} OFFSET ${offset}) k
       JOIN "SkillLatest" l ON l."skillId" = k."skillId"`);
 
@@ -186,10 +147,16 @@ export function searchSql(query: BrowseQuery, scope: SearchScope = {}, term: Nam
     const name = Prisma.sql`l."nameVector" @@ ${tsquery}`;
     const head = Prisma.sql`l."headVector" @@ ${tsquery}`;
     const byName = term ? nameTierMatches(term, all) : null;
+    // The name and the summary come first in the whole vector, so a match of one word in them is a
+    // match in the whole: leaving that test out keeps the planner's estimate of a name match (one
+    // word's frequency, which it knows) honest, and it walks the sort index instead of intersecting
+    // two GIN scans. For several words its estimate multiplies their frequencies: the test stays,
+    // as it does for an exclusion ("-word").
+    const inAll = /^[\p{L}\p{N}]+$/u.test(query.q) ? Prisma.empty : Prisma.sql` AND ${all}`;
     const tiers: [number, Prisma.Sql][] = [
       ...(byName?.exact ?? []),
-      [3, Prisma.sql`${name} AND ${all}${notExact}`],
-      [2, Prisma.sql`${head} AND NOT (${name}) AND ${all}${notExact}`],
+      [3, Prisma.sql`${name}${inAll}${notExact}`],
+      [2, Prisma.sql`${head} AND NOT (${name})${inAll}${notExact}`],
       [1, Prisma.sql`${all} AND NOT (${head})${notExact}`],
       ...(byName ? [byName.prefix] : []),
     ];
@@ -228,16 +195,11 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
   const sql = searchSql(query, scope, query.q ? await findNameTerm(query.q) : null);
   let rows: Row[];
   let total: number;
-  const extras = new Map<string, Extras>();
   if (sql.kind === "browse") {
     // The page and a capped count, side by side on two connections: count(*) OVER () would make
     // the page visit every match.
-    const [page, counted] = await Promise.all([
-      db.$queryRaw<(Row & Extras)[]>(sql.page),
-      db.$queryRaw<{ total: bigint }[]>(sql.count),
-    ]);
+    const [page, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
     rows = page;
-    for (const r of page) extras.set(r.versionId, r);
     total = Number(counted[0]?.total ?? 0);
   } else {
     const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.words);
@@ -245,14 +207,11 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
     rows = found.filter((r) => r.slug !== null);
   }
   const shown = rows.slice(0, sql.pageSize);
-  if (sql.kind === "words" && shown.length) {
-    for (const e of await preparedRows<Extras>(cardExtrasSql(shown))) extras.set(e.versionId, e);
-  }
   const last = shown.at(-1);
   const counted = Math.min(total, sql.cap);
   return {
     query,
-    skills: shown.map((r) => toCard(r, extras.get(r.versionId))),
+    skills: shown.map(toCard),
     total: counted,
     totalCapped: total > sql.cap,
     pages: Math.max(1, Math.ceil(counted / sql.pageSize)),
@@ -302,6 +261,10 @@ function withNameMatches(words: Prisma.Sql, term: NameTerm | null, relevance: bo
     ORDER BY "skillId", tier DESC`;
 }
 
+// What a card shows, all of it on the skill's "SkillLatest" row.
+const CARD = Prisma.raw(`l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status,
+           l.runs, l.tools, l."publishedAt", l."authorHandle", l."authorName", l.asks, l."outsideScripts", l."toolFindings"`);
+
 // The two keyset orders; each has an index per selective filter (status, trust, net, owner).
 const INSTALLS = Prisma.sql`l."installsCount" DESC, l."publishedAt" DESC, l.slug DESC`;
 const NEWEST = Prisma.sql`l."publishedAt" DESC, l.slug DESC`;
@@ -334,32 +297,31 @@ function timestampOf(c: BrowseCursor): Prisma.Sql {
 }
 
 function branch(tier: number, where: Prisma.Sql[], order: Prisma.Sql, limit: number): Prisma.Sql {
-  return Prisma.sql`(SELECT l.slug, l.version, l."versionId", l.name, l.summary, l."ownerId", l.trust, l."installsCount", l.status,
-           l.runs, l.tools, l."publishedAt", ${tier}::int AS tier
+  return Prisma.sql`(SELECT ${CARD}, ${tier}::int AS tier
     FROM "SkillLatest" l
     WHERE ${Prisma.join(where, " AND ")}
     ORDER BY ${order}
     LIMIT ${limit})`;
 }
 
-function toCard(r: Row, e: Extras | undefined): SkillCardData {
+function toCard(r: Row): SkillCardData {
   return {
     slug: r.slug,
     version: r.version,
     name: r.name,
     summary: r.summary,
-    author: { handle: e?.handle ?? "", name: e?.authorName ?? "" },
+    author: { handle: r.authorHandle, name: r.authorName },
     trust: r.trust,
     installs: r.installsCount,
     status: r.status,
     runs: r.runs,
     tools: (Array.isArray(r.tools) ? (r.tools as CardTool[]) : []).map((t) => ({
       ...t,
-      fail: e?.toolFindings?.[t.name]?.fail ?? 0,
-      flag: e?.toolFindings?.[t.name]?.flag ?? 0,
+      fail: r.toolFindings?.[t.name]?.fail ?? 0,
+      flag: r.toolFindings?.[t.name]?.flag ?? 0,
     })),
-    asks: e?.asks ?? [],
-    outsideScripts: e?.outsideScripts ?? [],
+    asks: r.asks ?? [],
+    outsideScripts: r.outsideScripts ?? [],
     publishedAt: r.publishedAt.toISOString(),
   };
 }
