@@ -19,16 +19,20 @@ const relaySchema = z.union([
 ]);
 
 const holder = globalThis as unknown as {
-  openvibeMcpRelay?: { sub: Redis; listeners: Map<string, Set<Listener>> };
+  openvibeMcpRelay?: { sub: Redis; listeners: Map<string, Set<Listener>>; ready: Promise<unknown> };
 };
 
 const channelOf = (sessionId: string) => key("mcp", "session", sessionId);
 
+// One pattern subscription per process, made once: a call that waits on its session adds a
+// listener, with no subscribe and unsubscribe round trips of its own. Messages are few (answers
+// to elicitations, cancels, "closed"), so a process dropping those for sessions it does not serve
+// costs little.
 function relay() {
   if (!holder.openvibeMcpRelay) {
     const sub = new Redis(config().REDIS_URL, { maxRetriesPerRequest: null });
     const listeners = new Map<string, Set<Listener>>();
-    sub.on("message", (channel: string, payload: string) => {
+    sub.on("pmessage", (_pattern: string, channel: string, payload: string) => {
       const set = listeners.get(channel);
       if (!set?.size) return;
       let parsed: RelayMessage;
@@ -41,7 +45,8 @@ function relay() {
       for (const listener of set) listener(parsed);
     });
     sub.on("error", (err) => log.warn("mcp relay: redis subscriber error", { err }));
-    holder.openvibeMcpRelay = { sub, listeners };
+    const ready = sub.psubscribe(channelOf("*"));
+    holder.openvibeMcpRelay = { sub, listeners, ready };
   }
   return holder.openvibeMcpRelay;
 }
@@ -52,7 +57,7 @@ export async function publishToSession(sessionId: string, message: RelayMessage)
 
 /** Listens to a session's channel until the returned function is called; resolves once subscribed. */
 export async function listenToSession(sessionId: string, listener: Listener): Promise<() => Promise<void>> {
-  const { sub, listeners } = relay();
+  const { listeners, ready } = relay();
   const channel = channelOf(sessionId);
   let set = listeners.get(channel);
   if (!set) {
@@ -60,17 +65,14 @@ export async function listenToSession(sessionId: string, listener: Listener): Pr
     listeners.set(channel, set);
   }
   set.add(listener);
-  await sub.subscribe(channel);
+  await ready;
   let done = false;
   return async () => {
     if (done) return;
     done = true;
     const current = listeners.get(channel);
     current?.delete(listener);
-    if (current && current.size === 0) {
-      listeners.delete(channel);
-      await sub.unsubscribe(channel).catch(() => undefined);
-    }
+    if (current && current.size === 0) listeners.delete(channel);
   };
 }
 
