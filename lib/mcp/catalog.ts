@@ -19,9 +19,16 @@ export type Catalog = { tools: CatalogTool[]; prompts: CatalogPrompt[]; resource
 const RESOURCE_ROOT = "openvibe://skills";
 export const resourceUri = (slug: string, version: string, path: string) => `${RESOURCE_ROOT}/${slug}/${version}/${path}`;
 
-async function runnableInstalls(agent: AgentPrincipal) {
+// `toolsOnly`: the sandbox skills alone (tools/list and tools/call), without reading every prompt
+// skill's instructions and Markdown resources.
+async function runnableInstalls(agent: AgentPrincipal, toolsOnly: boolean) {
   const rows = await db.install.findMany({
-    where: { userId: agent.userId, projectId: agent.projectId, enabled: true },
+    where: {
+      userId: agent.userId,
+      projectId: agent.projectId,
+      enabled: true,
+      ...(toolsOnly ? { version: { runs: "sandbox" as const } } : {}),
+    },
     select: {
       findingsAckHash: true,
       skill: { select: { slug: true } },
@@ -47,7 +54,15 @@ async function runnableInstalls(agent: AgentPrincipal) {
 }
 
 export async function loadCatalog(agent: AgentPrincipal): Promise<Catalog> {
-  const installs = await runnableInstalls(agent);
+  return catalogOf(await runnableInstalls(agent, false));
+}
+
+/** The tools alone: the same entries, names included, as loadCatalog's. */
+export async function loadTools(agent: AgentPrincipal): Promise<CatalogTool[]> {
+  return catalogOf(await runnableInstalls(agent, true)).tools;
+}
+
+function catalogOf(installs: Awaited<ReturnType<typeof runnableInstalls>>): Catalog {
   const found: Omit<CatalogTool, "name" | "mcp">[] = [];
   const prompts: CatalogPrompt[] = [];
   const resources: CatalogResource[] = [];

@@ -17,7 +17,7 @@ import {
 import type { AgentPrincipal } from "../agents";
 import { config } from "../config/env.mjs";
 import { callTool } from "./call-tool";
-import { loadCatalog } from "./catalog";
+import { loadCatalog, loadTools } from "./catalog";
 
 export const SERVER_INFO = { name: "openvibe-skills", title: "OpenVibe Skills", version: "1.0.0" } as const;
 
@@ -41,11 +41,11 @@ export function createMcpServer(agent: AgentPrincipal): Server {
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await loadCatalog(agent)).tools.map((t) => t.mcp),
+    tools: (await loadTools(agent)).map((t) => t.mcp),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const entry = (await loadCatalog(agent)).tools.find((t) => t.name === request.params.name);
+    const entry = (await loadTools(agent)).find((t) => t.name === request.params.name);
     if (!entry) {
       throw new McpError(
         ErrorCode.InvalidParams,

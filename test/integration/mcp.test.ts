@@ -146,6 +146,15 @@ describe("tools/list", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(tools.map((t) => t.name));
     // Prompt skills are not tools.
     expect(tools.some((t) => t.name.startsWith("code-review-checklist"))).toBe(false);
+    // The tools alone (read without the prompt skills) are exactly the whole catalog's tools.
+    const { loadCatalog, loadTools } = await import("../../lib/mcp/catalog");
+    const { db } = await import("../../lib/db");
+    const row = await db.agent.findUniqueOrThrow({ where: { id: agentId } });
+    const agent = { agentId, userId: person.id, projectId: row.projectId, name: row.name };
+    const whole = await loadCatalog(agent);
+    expect(whole.prompts.length).toBeGreaterThan(0);
+    expect((await loadTools(agent)).map((t) => t.mcp)).toEqual(whole.tools.map((t) => t.mcp));
+    expect(tools.map((t) => t.name)).toEqual(whole.tools.map((t) => t.name));
   });
 });
 
