@@ -71,27 +71,20 @@ BEGIN
     RETURN NULL\073
 END';
 
--- Findings are replaced by each scan verdict, and the counts on the cards of the skills concerned follow.
-CREATE FUNCTION skill_latest_after_finding_insert() RETURNS trigger LANGUAGE plpgsql AS E'
+-- Findings are replaced by each scan verdict, and the counts on the cards of the skills concerned
+-- follow. Both triggers name their transition table "changed": the rows added, or the rows removed.
+CREATE FUNCTION skill_latest_after_finding_change() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
     PERFORM skill_latest_refresh(ARRAY(
-        SELECT DISTINCT v."skillId" FROM (SELECT DISTINCT "listingId" FROM new_rows) f
-        JOIN "Listing" li ON li.id = f."listingId" JOIN "SkillVersion" v ON v.id = li."versionId"))\073
-    RETURN NULL\073
-END';
-
-CREATE FUNCTION skill_latest_after_finding_delete() RETURNS trigger LANGUAGE plpgsql AS E'
-BEGIN
-    PERFORM skill_latest_refresh(ARRAY(
-        SELECT DISTINCT v."skillId" FROM (SELECT DISTINCT "listingId" FROM old_rows) f
+        SELECT DISTINCT v."skillId" FROM (SELECT DISTINCT "listingId" FROM changed) f
         JOIN "Listing" li ON li.id = f."listingId" JOIN "SkillVersion" v ON v.id = li."versionId"))\073
     RETURN NULL\073
 END';
 
 CREATE TRIGGER "ScanFinding_latest_insert" AFTER INSERT ON "ScanFinding"
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_latest_after_finding_insert();
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION skill_latest_after_finding_change();
 CREATE TRIGGER "ScanFinding_latest_delete" AFTER DELETE ON "ScanFinding"
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION skill_latest_after_finding_delete();
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION skill_latest_after_finding_change();
 
 -- A person's new handle or name shows on every card of theirs (balance updates do not fire it).
 CREATE FUNCTION skill_latest_after_user_update() RETURNS trigger LANGUAGE plpgsql AS E'
