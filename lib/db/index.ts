@@ -30,7 +30,7 @@ const holder = globalThis as unknown as { openvibeDb?: Db };
 export const db: Db = (holder.openvibeDb ??= createClient());
 
 export { refusedByPostgres, sqlPool, utcText } from "./pool";
-export { preparedRows } from "./prepared";
+export { preparedRows, queryRows } from "./prepared";
 
 export * from "./generated/client";
 

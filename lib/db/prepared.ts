@@ -19,11 +19,22 @@ const types = {
   },
 };
 
+const valuesOf = (sql: Prisma.Sql) => sql.values.map((v) => (v instanceof Date ? utcText(v) : v));
+
 /** The rows of `sql`, prepared under a name made from its text (so each shape is planned once per connection). */
 export async function preparedRows<T>(sql: Prisma.Sql): Promise<T[]> {
   const text = sql.text;
   const name = `p-${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
-  const values = sql.values.map((v) => (v instanceof Date ? utcText(v) : v));
-  const { rows } = await sqlPool().query({ name, text, values, types });
+  const { rows } = await sqlPool().query({ name, text, values: valuesOf(sql), types });
+  return rows as T[];
+}
+
+/**
+ * The rows of `sql` as a one-off statement on the same pool, typed the same way: planned for its
+ * own values every time (a search, whose best plan depends on its words), without the ORM's work
+ * per query and per value.
+ */
+export async function queryRows<T>(sql: Prisma.Sql): Promise<T[]> {
+  const { rows } = await sqlPool().query({ text: sql.text, values: valuesOf(sql), types });
   return rows as T[];
 }

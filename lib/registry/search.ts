@@ -7,7 +7,7 @@
 // sorted, many are paged by an index walk that stops at the page. Keyset cursors (`after`) make
 // deep pages cost what the first one does.
 import "server-only";
-import { db, Prisma } from "../db";
+import { Prisma, queryRows } from "../db";
 import { encodeCursor, type BrowseCursor } from "./browse-cursor";
 import { PAGE_SIZE, type BrowseQuery } from "./browse-query";
 import type { NetPolicy } from "../contracts/types";
@@ -198,11 +198,11 @@ export async function searchSkills(query: BrowseQuery, scope: SearchScope = {}):
   if (sql.kind === "browse") {
     // The page and a capped count, side by side on two connections: count(*) OVER () would make
     // the page visit every match.
-    const [page, counted] = await Promise.all([db.$queryRaw<Row[]>(sql.page), db.$queryRaw<{ total: bigint }[]>(sql.count)]);
+    const [page, counted] = await Promise.all([queryRows<Row>(sql.page), queryRows<{ total: bigint }>(sql.count)]);
     rows = page;
     total = Number(counted[0]?.total ?? 0);
   } else {
-    const found = await db.$queryRaw<(Row & { total: bigint })[]>(sql.words);
+    const found = await queryRows<Row & { total: bigint }>(sql.words);
     total = Number(found[0]?.total ?? 0);
     rows = found.filter((r) => r.slug !== null);
   }
