@@ -31,8 +31,7 @@ export async function preparedRows<T>(sql: Prisma.Sql): Promise<T[]> {
 
 /**
  * The rows of `sql` as a one-off statement on the same pool, typed the same way: planned for its
- * own values every time (a search, whose best plan depends on its words), without the ORM's work
- * per query and per value.
+ * own values every time (a browse page and its count), without the ORM's work per query and value.
  */
 export async function queryRows<T>(sql: Prisma.Sql): Promise<T[]> {
   const { rows } = await sqlPool().query({ text: sql.text, values: valuesOf(sql), types });
