@@ -33,7 +33,7 @@ describe("job definitions", () => {
     // @ts-expect-error versionId must be a string: the producer does not compile either
     await expect(addJob(queue, JOBS.scanVersion, { versionId: 42 }, { jobId })).rejects.toBeInstanceOf(ZodError);
     expect(await queue.getJob(jobId)).toBeUndefined();
-    await expect(addJob(queue, JOBS.jobTtl, { jobId: "x" }, { jobId })).rejects.toThrow(/belongs to the dispatch queue/);
+    await expect(addJob(queue, JOBS.jobsDue, { second: 1 }, { jobId })).rejects.toThrow(/belongs to the dispatch queue/);
 
     await addJob(queue, JOBS.scanVersion, { versionId: "v1" }, { jobId, delay: 3_600_000 });
     const added = await queue.getJob(jobId);

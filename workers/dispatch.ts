@@ -3,7 +3,7 @@
 // Redis, and drops idempotency keys past their day. Handlers call lib/.
 import { purgeExpiredIdempotencyKeys } from "../lib/http/idempotency";
 import { JOBS } from "../lib/jobs";
-import { onJobTtl, onLeaseExpired, sweepDispatch, DISPATCH_QUEUE } from "../lib/runs";
+import { expireDueJobs, onLeaseExpired, sweepDispatch, DISPATCH_QUEUE } from "../lib/runs";
 import { onStepExpire } from "../lib/steps";
 import { defineJob, type QueueDefinition } from "./registry";
 
@@ -14,7 +14,7 @@ export const dispatchQueueDefinition: QueueDefinition = {
   concurrency: 4,
   schedules: [{ name: JOBS.dispatchSweep.name, everyMs: DISPATCH_SWEEP_EVERY_MS }],
   jobs: [
-    defineJob({ ...JOBS.jobTtl, handle: async ({ jobId }) => onJobTtl(jobId) }),
+    defineJob({ ...JOBS.jobsDue, handle: async () => ({ expired: await expireDueJobs() }) }),
     defineJob({ ...JOBS.jobLease, handle: async ({ jobId }) => onLeaseExpired(jobId) }),
     defineJob({ ...JOBS.stepExpire, handle: async ({ stepId }) => onStepExpire(stepId) }),
     defineJob({

@@ -105,7 +105,8 @@ async function attemptBackup(options: BackupOptions): Promise<BackupResult> {
     const migrations = await appliedMigrations(client);
     const media = (
       await client.query<MediaRow>(
-        `select distinct on (sha256) sha256, "sizeBytes", "mediaType" from "MediaObject" order by sha256, "createdAt"`,
+        `select distinct on (sha256) sha256, "sizeBytes", "mediaType" from "MediaObject"
+          where "inlineBytes" is null order by sha256, "createdAt"`,
       )
     ).rows;
     await runPgTool(

@@ -40,12 +40,29 @@ export const channels = {
   link: (linkId: string) => `link:${linkId}`,
 };
 
-export async function notify(...names: string[]): Promise<void> {
+/** Names notified in this turn of the event loop, published together when it ends. */
+let batch: { names: Set<string>; published: Promise<void> } | null = null;
+
+export function notify(...names: string[]): Promise<void> {
   // Waiters in this process on a wake-up that no person's log records (a job for a Link, a step
   // for its agent: they read PostgreSQL, where the change is already committed) are woken now,
   // without the round trip through Redis; the published message then finds them gone.
   const local = holder.openvibeEvents?.emitter;
   if (local) for (const name of names) if (!personEventOf(name)) local.emit(name);
+  // A burst of calls notifies the same few channels: each is published once for all of them.
+  if (!batch) {
+    const next = { names: new Set<string>(), published: Promise.resolve() };
+    next.published = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      batch = null;
+      return publish(next.names);
+    });
+    batch = next;
+  }
+  for (const name of names) batch.names.add(name);
+  return batch.published;
+}
+
+async function publish(names: Set<string>): Promise<void> {
   // One round trip. Redis runs a pipeline in order: the person's log first, so whoever the
   // wake-up reaches finds the event in it.
   const pipeline = redis().pipeline();

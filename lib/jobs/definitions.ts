@@ -21,8 +21,11 @@ export const JOBS = {
   scanSweep: job(QUEUES.scan, "scan.sweep", scheduled),
   /** Rescan, a batch at a time, the versions an older scanner judged. */
   scanRescan: job(QUEUES.scan, "scan.rescan", scheduled),
-  /** A Run job's time to live ran out (early wake-up; the sweep is the record). */
-  jobTtl: job(QUEUES.dispatch, "dispatch.job_ttl", z.object({ jobId: rowId })),
+  /**
+   * Run jobs' time to live runs out in this second (Unix seconds): every job due by then expires.
+   * One timer per second for all jobs, not one per job (early wake-up; the sweep is the record).
+   */
+  jobsDue: job(QUEUES.dispatch, "dispatch.jobs_due", z.object({ second: z.number().int().nonnegative() })),
   /** A placed or running job's lease ran out. */
   jobLease: job(QUEUES.dispatch, "dispatch.job_lease", z.object({ jobId: rowId })),
   /** A pending step's approval window closed. */

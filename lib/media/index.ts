@@ -4,7 +4,8 @@
 // Transactions: bytes are written before the row, inside the caller's transaction, under a shared
 // advisory lock on the sha256 that is held until that transaction ends. Cleanup takes the same lock
 // exclusively and deletes bytes only when no MediaObject row references their sha256, so a failed
-// publish leaves no orphan and never removes bytes another upload still needs.
+// publish leaves no orphan and never removes bytes another upload still needs. A small object that
+// one statement writes with its row (a call's job.json) keeps its bytes in the row instead.
 import "server-only";
 import path from "node:path";
 import { ulid } from "ulid";
@@ -13,7 +14,6 @@ import { db, type MediaObject, Prisma } from "../db";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { LocalBlobBackend } from "./local-store";
-import { forgetBlob, recentBlob, rememberBlob } from "./recent";
 import { type BlobBackend, contentKey, sha256Hex } from "./store";
 import { VercelBlobBackend } from "./vercel-store";
 
@@ -117,38 +117,33 @@ export async function putMedia(input: PutMediaInput): Promise<MediaObject> {
   }
 }
 
-/** The shared lock putMedia takes, as SQL for a statement that inserts the MediaObject row itself. */
-export function mediaLockSharedSql(sha256Param: string): string {
-  return `pg_advisory_xact_lock_shared(${LOCK_CLASS}, ('x' || substr(${sha256Param}::text, 1, 8))::bit(32)::int)`;
-}
+/** The largest object that may live in its own row (`inlineBytes`) instead of the store. */
+export const MEDIA_INLINE_MAX_BYTES = 256 * 1024;
 
 /**
- * For a hot path that inserts the MediaObject row itself, in one statement that takes
- * mediaLockSharedSql first: writes the bytes and gives the row's values. The bytes are written
- * before that lock, so once the statement committed call keepBlobOfRow, which writes them again in
- * the rare case a cleanup of the same bytes ran in between (the committed row protects them after).
+ * The values of a MediaObject row whose bytes live in the row itself, for a hot path that inserts
+ * the row in its own statement (a call's job.json): nothing is written to the store, so there is
+ * nothing to lock against a cleanup and nothing to delete when the statement writes nothing.
  */
-export async function writeBlobForRow(
+export function inlineMediaRow(
   input: Omit<PutMediaInput, "tx"> & { id: string },
-): Promise<Omit<MediaObject, "createdAt">> {
+): Omit<MediaObject, "createdAt" | "inlineBytes"> & { inlineBytes: Buffer } {
   const bytes = validateInput(input);
+  if (bytes.length > MEDIA_INLINE_MAX_BYTES) {
+    throw new AppError("media.too_large", `An object kept in its row is at most ${MEDIA_INLINE_MAX_BYTES} bytes.`, {
+      details: { sizeBytes: bytes.length, maxBytes: MEDIA_INLINE_MAX_BYTES },
+    });
+  }
   const sha256 = sha256Hex(bytes);
-  const storageKey = contentKey(sha256);
-  await mediaBackend().put(storageKey, bytes, input.mediaType);
-  rememberBlob(storageKey, bytes);
   return {
     id: input.id,
     ownerId: input.ownerId ?? null,
     sha256,
     sizeBytes: bytes.length,
     mediaType: input.mediaType.toLowerCase(),
-    storageKey,
+    storageKey: contentKey(sha256),
+    inlineBytes: bytes,
   };
-}
-
-export async function keepBlobOfRow(row: Pick<MediaObject, "storageKey" | "mediaType">, bytes: Uint8Array) {
-  const store = mediaBackend();
-  if (!(await store.has(row.storageKey))) await store.put(row.storageKey, Buffer.from(bytes), row.mediaType);
 }
 
 /**
@@ -195,8 +190,7 @@ export async function deleteUnreferencedBlobs(sha256s: Iterable<string>): Promis
     const key = contentKey(sha256);
     const removed = await db.$transaction(async (tx) => {
       await tx.$executeRaw(lockSql(sha256, "exclusive"));
-      if ((await tx.mediaObject.count({ where: { sha256 } })) > 0) return false;
-      forgetBlob(key);
+      if ((await tx.mediaObject.count({ where: { sha256, inlineBytes: null } })) > 0) return false;
       await mediaBackend().delete(key);
       return true;
     });
@@ -212,12 +206,14 @@ export async function getMedia(id: string): Promise<{ object: MediaObject; bytes
   return { object, bytes: await readMediaBytes(object) };
 }
 
-/** The bytes of a row already read, re-hashed like getMedia's. */
+/** The bytes of a row already read (from the row itself when they live there), re-hashed like getMedia's. */
 export async function readMediaBytes(
-  object: Pick<MediaObject, "id" | "sha256" | "sizeBytes" | "storageKey">,
+  object: Pick<MediaObject, "id" | "sha256" | "sizeBytes" | "storageKey"> & { inlineBytes?: Uint8Array | null },
 ): Promise<Buffer> {
   const { id } = object;
-  const bytes = recentBlob(object.storageKey) ?? (await mediaBackend().get(object.storageKey));
+  const bytes = object.inlineBytes
+    ? Buffer.from(object.inlineBytes.buffer, object.inlineBytes.byteOffset, object.inlineBytes.byteLength)
+    : await mediaBackend().get(object.storageKey);
   const actual = sha256Hex(bytes);
   if (actual !== object.sha256 || bytes.length !== object.sizeBytes) {
     log.error("media integrity mismatch: bytes do not match the recorded sha256", {

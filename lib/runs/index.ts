@@ -2,8 +2,8 @@
 // Every change of Step or RunJob state goes through ./lifecycle.
 export { submitStepJob, eligibleLinks, checkLimits, NO_NODE_WORDS, type SubmitOutcome } from "./submit";
 export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJob, jobForLink } from "./link-api";
-export { onLeaseExpired, onJobTtl, withdraw, type CancelReason } from "./lifecycle";
-export { sweepDispatch, type SweepCounts } from "./sweep";
+export { onLeaseExpired, withdraw, type CancelReason } from "./lifecycle";
+export { expireDueJobs, sweepDispatch, type SweepCounts } from "./sweep";
 export { getRunForPerson, exportRun, ranOnWords } from "./view";
 export { storedAttestation } from "./attestation";
 export {

@@ -246,7 +246,9 @@ async function inlineHandover(job: Claimed, inlineLeft: number): Promise<Handove
   const inputs = await Promise.all(
     pinned.map(async (input) => {
       const row = rows.get(input.media_id);
-      const bytes = row ? await readMediaBytes(row) : (await getMedia(input.media_id)).bytes;
+      const bytes = row
+        ? await readMediaBytes({ ...row, inlineBytes: row.inline === null ? null : Buffer.from(row.inline, "base64") })
+        : (await getMedia(input.media_id)).bytes;
       return { media_id: input.media_id, base64: bytes.toString("base64") };
     }),
   );

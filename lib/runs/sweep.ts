@@ -27,11 +27,16 @@ async function drain(next: () => Promise<{ applied: boolean; found: boolean }>):
   return applied;
 }
 
-export async function sweepDispatch(now = new Date()): Promise<SweepCounts> {
-  const ttls = await drain(async () => {
+/** Every job whose time to live ran out by `now` and that no Link started: expired. */
+export function expireDueJobs(now = new Date()): Promise<number> {
+  return drain(async () => {
     const moved = await sweepOne.ttl(now);
     return { applied: moved.applied, found: moved.job !== null };
   });
+}
+
+export async function sweepDispatch(now = new Date()): Promise<SweepCounts> {
+  const ttls = await expireDueJobs(now);
   const leases = await drain(async () => {
     const moved = await sweepOne.lease(now);
     return { applied: moved.applied, found: moved.job !== null };

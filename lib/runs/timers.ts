@@ -9,9 +9,9 @@ import { queueConnection, withinRedisDeadline } from "../redis";
 
 export const DISPATCH_QUEUE = QUEUES.dispatch;
 /** The dispatch queue's jobs (lib/jobs): three timers and the sweep. */
-const TIMERS = { jobTtl: JOBS.jobTtl, jobLease: JOBS.jobLease, stepExpire: JOBS.stepExpire } as const;
+const TIMERS = { jobsDue: JOBS.jobsDue, jobLease: JOBS.jobLease, stepExpire: JOBS.stepExpire } as const;
 export const TIMER_JOBS = {
-  jobTtl: TIMERS.jobTtl.name,
+  jobsDue: TIMERS.jobsDue.name,
   jobLease: TIMERS.jobLease.name,
   stepExpire: TIMERS.stepExpire.name,
   sweep: JOBS.dispatchSweep.name,
@@ -38,10 +38,29 @@ export function dispatchQueue(): Queue {
 }
 
 /** `data` is parsed with the timer's own schema (lib/jobs) before it is added. */
-export async function scheduleAt(name: TimerName, data: Record<string, string>, at: Date, jobId: string) {
+export async function scheduleAt(name: TimerName, data: Record<string, string | number>, at: Date, jobId: string) {
   const timer = BY_NAME.get(name)!;
   await withinRedisDeadline(
     addJob(dispatchQueue(), timer, timer.schema.parse(data), { delay: Math.max(0, at.getTime() - Date.now()), jobId }),
     "the dispatch queue",
   );
+}
+
+/** Shared timers this process added, by BullMQ job id, until they are due. */
+const added = new Map<string, number>();
+
+/**
+ * scheduleAt for a timer many transitions share (one id for all of them): added once by this
+ * process, and again only if that add failed. Other processes' adds of the same id are no-ops.
+ */
+export async function scheduleShared(name: TimerName, data: Record<string, string | number>, at: Date, jobId: string) {
+  if (added.has(jobId)) return;
+  if (added.size > 512) for (const [id, due] of added) if (due < Date.now()) added.delete(id);
+  added.set(jobId, at.getTime());
+  try {
+    await scheduleAt(name, data, at, jobId);
+  } catch (err) {
+    added.delete(jobId);
+    throw err;
+  }
 }

@@ -3,7 +3,7 @@
 // call object and one hold, the balance never goes below zero (the calls it does not cover end
 // insufficient_balance), and one key makes one step however many times it arrives at once.
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../../test/helpers/integration";
 import { closeRunPath, linkFor } from "../../test/helpers/runs";
 
@@ -57,9 +57,10 @@ describe("calls accepted at once", () => {
   it("30 agents at once against 12 runs' worth: 12 queued with one job, call object and hold each, 18 refused", async () => {
     const { recordTopUp } = await import("../billing/ledger");
     const { ledgerDifferences } = await import("../billing/ledger-check");
-    const { getMedia } = await import("../media");
+    const { getMedia, mediaBackend } = await import("../media");
     await recordTopUp({ userId: person, amountMicros: worstCase * 12n + 3n, paymentId: "accept-1", memo: "t" });
     const callers = await principals(30, "burst");
+    const mediaRows = await env.db.mediaObject.count();
     const answers = await Promise.all(callers.map((p, i) => steps.createSkillRunStep(p, call(`n${i}`))));
 
     expect(answers.filter((a) => a.status === "queued")).toHaveLength(12);
@@ -78,9 +79,27 @@ describe("calls accepted at once", () => {
       ]);
       const inputs = stored.job!.inputs as { name: string; media_id: string }[];
       const callObject = inputs.find((i) => i.name === "job.json")!;
-      const { bytes } = await getMedia(callObject.media_id);
+      const { object, bytes } = await getMedia(callObject.media_id);
       expect(JSON.parse(bytes.toString("utf8")).input).toEqual(stored.input);
+      // The call object lives in its row: the store holds no file for it.
+      expect(object.inlineBytes?.length).toBe(object.sizeBytes);
+      expect(await mediaBackend().has(object.storageKey)).toBe(false);
     }
+    // The 18 refused calls stored no call object.
+    expect(await env.db.mediaObject.count()).toBe(mediaRows + 12);
+    // Bytes changed in the row are refused, as a changed file is.
+    const tampered = answers.find((a) => a.status === "queued")!.id;
+    const job = await env.db.runJob.findFirstOrThrow({ where: { stepId: tampered } });
+    const mediaId = (job.inputs as { name: string; media_id: string }[]).find((i) => i.name === "job.json")!.media_id;
+    await env.db.$executeRaw`UPDATE "MediaObject" SET "inlineBytes" = overlay("inlineBytes" placing '\x58'::bytea from 1) WHERE id = ${mediaId}`;
+    await expect(getMedia(mediaId)).rejects.toMatchObject({ code: "media.integrity_mismatch" });
+    // Their TTLs share the timer of the second they run out in: one or two timers, not twelve.
+    const { dispatchQueue } = await import("../runs/timers");
+    await vi.waitFor(async () => {
+      const due = (await dispatchQueue().getDelayed()).filter((j) => j.name === "dispatch.jobs_due");
+      expect(due.length).toBeGreaterThanOrEqual(1);
+      expect(due.length).toBeLessThanOrEqual(2);
+    });
     // Nothing is owed from the outbox for any of them: each was decided in its own answer.
     const ids = answers.map((a) => a.id);
     expect(await env.db.stepOutbox.count({ where: { stepId: { in: ids } } })).toBe(0);

@@ -214,7 +214,7 @@ describe("a Link that vanishes", () => {
     expect(beat.cancel).toEqual([]);
     const renewed = await env.db.runJob.findUniqueOrThrow({ where: { id: job.id } });
     expect(renewed.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 10_000);
-    expect(await runs.onJobTtl(job.id)).toBe("nothing");
+    expect(await runs.expireDueJobs()).toBe(0);
     expect((await runs.sweepDispatch()).ttls).toBe(0);
     expect((await report(link, job.id, ok({ fine: true }))).state).toBe("succeeded");
     await retire(link);

@@ -124,8 +124,8 @@ describe("GET /api/health/ready", () => {
   });
 
   it("counts a delayed job that is past due (timers no one fires) as lag, and one not yet due as none", async () => {
-    await queues.dispatch.add("dispatch.job_ttl", { jobId: "x" }, { delay: 100, jobId: "overdue-timer" });
-    await queues.dispatch.add("dispatch.job_ttl", { jobId: "y" }, { delay: 3_600_000, jobId: "future-timer" });
+    await queues.dispatch.add("dispatch.jobs_due", { second: 1 }, { delay: 100, jobId: "overdue-timer" });
+    await queues.dispatch.add("dispatch.jobs_due", { second: 2 }, { delay: 3_600_000, jobId: "future-timer" });
     await new Promise((r) => setTimeout(r, 1_400));
     const { status, body } = await getReady();
     expect(status).toBe(503);

@@ -38,7 +38,8 @@ export type StartFacts = {
 };
 
 /** The media row of one of a claimed job's pinned inputs. */
-export type ClaimedMedia = { id: string; sha256: string; sizeBytes: number; storageKey: string };
+/** `inline`: the bytes, in base64, of an object kept in its row (a call's job.json). */
+export type ClaimedMedia = { id: string; sha256: string; sizeBytes: number; storageKey: string; inline: string | null };
 
 export type Claimed = ClaimedJob & { leaseExpiresAt: Date; atStart: StartFacts; media: ClaimedMedia[] };
 
@@ -89,7 +90,8 @@ const CLAIM_SQL = `
   SELECT c.*, v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
          l."findingsHash", i.enabled, i."findingsAckHash" AS ack,
          (SELECT COALESCE(json_agg(json_build_object('id', m.id, 'sha256', m.sha256, 'sizeBytes', m."sizeBytes",
-                                                     'storageKey', m."storageKey")), '[]'::json)
+                                                     'storageKey', m."storageKey",
+                                                     'inline', encode(m."inlineBytes", 'base64'))), '[]'::json)
             FROM "MediaObject" AS m
            WHERE m.id IN (SELECT e->>'media_id' FROM jsonb_array_elements(c.inputs) AS e)) AS media
   FROM claimed AS c

@@ -5,11 +5,12 @@
 import "server-only";
 import { channels, notify } from "../../events";
 import { log } from "../../log";
-import { scheduleAt, type TimerName } from "../timers";
+import { scheduleAt, scheduleShared, TIMER_JOBS, type TimerName } from "../timers";
 
 const EFFECTS_WAIT_MS = 1_500;
 
-export type Timer = { name: TimerName; data: Record<string, string>; at: Date; id: string };
+/** `shared`: one timer for many transitions (./timers scheduleShared). */
+export type Timer = { name: TimerName; data: Record<string, string | number>; at: Date; id: string; shared?: true };
 
 export class Effects {
   readonly channels = new Set<string>();
@@ -32,6 +33,12 @@ export class Effects {
     return this;
   }
 
+  /** A queued job expires at `at`: the timer of that second, which expires every job then due. */
+  jobExpires(at: Date): this {
+    const second = Math.ceil(at.getTime() / 1000);
+    return this.timer({ name: TIMER_JOBS.jobsDue, data: { second }, at: new Date(second * 1000), id: `jobs-due-${second}`, shared: true });
+  }
+
   timer(timer: Timer): this {
     this.timers.push(timer);
     return this;
@@ -50,7 +57,7 @@ export class Effects {
   async run(): Promise<void> {
     const work: Promise<unknown>[] = [];
     if (this.channels.size) work.push(notify(...this.channels));
-    for (const t of this.timers) work.push(scheduleAt(t.name, t.data, t.at, t.id));
+    for (const t of this.timers) work.push((t.shared ? scheduleShared : scheduleAt)(t.name, t.data, t.at, t.id));
     if (!work.length) return;
     const settled = Promise.allSettled(work).then((outcomes) => {
       for (const outcome of outcomes) {

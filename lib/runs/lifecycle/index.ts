@@ -30,7 +30,6 @@ export {
   finishJob,
   cancelJob,
   onLeaseExpired,
-  onJobTtl,
   sweepOne,
   renewLeases,
   recordLateResult,

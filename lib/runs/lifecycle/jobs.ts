@@ -188,14 +188,6 @@ function onTtlDecision(now: Date) {
     job.expiresAt <= now && job.state !== "running" ? { transition: "expire", plan: expirePlan("ttl") } : null;
 }
 
-export async function onJobTtl(
-  jobId: string,
-  now = new Date(),
-  lock: Locker = byId(jobId),
-): Promise<"expired" | "nothing"> {
-  return (await move(lock, onTtlDecision(now))).applied ? "expired" : "nothing";
-}
-
 /** The sweep's side of the timers: one due job at a time, skipping those another sweeper holds. */
 export const sweepOne = {
   lease: (now: Date) =>

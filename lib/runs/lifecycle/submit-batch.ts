@@ -1,5 +1,5 @@
 // The statement behind submitAtOnce, for one call or for several calls of one person at once. Each
-// call's step is written `queued` with its job, its call object's MediaObject row, its agent's
+// call's step is written `queued` with its job, its call object's MediaObject row (bytes and all), its agent's
 // allowance reservation and its run's hold; the statement commits on its own. The person's row is
 // locked by the holds' ledger trigger at the statement's very end and held for the commit alone,
 // and calls of one person that arrive while their previous statement is in flight share the next
@@ -8,9 +8,8 @@ import "server-only";
 import pg from "pg";
 import { refusedByPostgres, sqlPool } from "../../db";
 import { log } from "../../log";
-import { mediaLockSharedSql } from "../../media";
 
-/** One call's row values (the call object's bytes are already written). */
+/** One call's row values; `inlineHex` is the call object's bytes, in hex. */
 export type BatchRow = {
   stepId: string;
   projectId: string;
@@ -29,6 +28,7 @@ export type BatchRow = {
   sizeBytes: number;
   mediaType: string;
   storageKey: string;
+  inlineHex: string;
   jobId: string;
   inputsJson: string;
   worstCaseMicros: string;
@@ -71,6 +71,7 @@ const COLUMNS: [keyof BatchRow, string][] = [
   ["sizeBytes", "int"],
   ["mediaType", "text"],
   ["storageKey", "text"],
+  ["inlineHex", "text"],
   ["jobId", "text"],
   ["inputsJson", "text"],
   ["worstCaseMicros", "bigint"],
@@ -88,7 +89,7 @@ const COLUMNS: [keyof BatchRow, string][] = [
 const S = COLUMNS.length; // the shared values come after the per-call arrays
 const col = (name: keyof BatchRow) => `i."${name}"`;
 
-// The call objects' locks first (as putMedia takes them); the allowance rows locked in agent order
+// The allowance rows locked in agent order
 // (so two batches never wait on each other in a circle), a new UTC day resetting the running total
 // as reserveAllowance does; a call whose allowance does not cover it writes nothing; each insert
 // joins the one before, so no allowance means no step, and no step no job and no hold.
@@ -96,11 +97,9 @@ const BATCH_SQL = `
   WITH i AS (
     SELECT * FROM unnest(${COLUMNS.map(([, type], n) => `$${n + 1}::${type}[]`).join(", ")})
       AS i(${COLUMNS.map(([name]) => `"${name}"`).join(", ")})
-  ), media_lock AS (
-    SELECT count(*) AS n FROM (SELECT ${mediaLockSharedSql("d.sha256")} FROM (SELECT DISTINCT "sha256" AS sha256 FROM i) d) l
   ), locked AS (
     SELECT a."agentId" FROM "AgentAllowance" a
-     WHERE a."agentId" IN (SELECT "agentId" FROM i) AND (SELECT n FROM media_lock) > 0
+     WHERE a."agentId" IN (SELECT "agentId" FROM i)
      ORDER BY a."agentId" FOR UPDATE
   ), allowance AS (
     UPDATE "AgentAllowance" a
@@ -122,9 +121,9 @@ const BATCH_SQL = `
       FROM i JOIN allowance ON allowance."agentId" = ${col("agentId")}
     RETURNING id
   ), media AS (
-    INSERT INTO "MediaObject" (id, "ownerId", sha256, "sizeBytes", "mediaType", "storageKey", "createdAt")
+    INSERT INTO "MediaObject" (id, "ownerId", sha256, "sizeBytes", "mediaType", "storageKey", "inlineBytes", "createdAt")
     SELECT ${col("mediaId")}, $${S + 1}, ${col("sha256")}, ${col("sizeBytes")}, ${col("mediaType")}, ${col("storageKey")},
-           ${col("now")}
+           decode(${col("inlineHex")}, 'hex'), ${col("now")}
       FROM i JOIN step ON step.id = ${col("stepId")}
     RETURNING id
   ), job AS (

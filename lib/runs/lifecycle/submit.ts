@@ -19,7 +19,6 @@ import {
   type NetPolicy,
   type PinnedInput,
 } from "../../protocol";
-import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
 import { awaitPerson, lockStep, settleSubmission } from "./steps";
 import { stepMayMove } from "./table";
@@ -144,7 +143,7 @@ async function submitInOneTransaction(plan: SubmitPlan, lockPersonFirst: boolean
     effects
       .stepChanged(step)
       .jobQueued(step.userId)
-      .timer({ name: TIMER_JOBS.jobTtl, data: { jobId: plan.jobId }, at: expiresAt, id: `ttl-${plan.jobId}` });
+      .jobExpires(expiresAt);
     return { kind: "queued", jobId: plan.jobId };
   });
   await effects.run();
