@@ -134,12 +134,14 @@ export async function pollForJob(
   const wake = [channels.userJobs(link.userId), channels.link(link.linkId)];
   if (state.pool && state.pool_approved) wake.push(channels.poolJobs());
   let handed: Handed[] = [];
+  let revoked: Promise<string[]> | null = null;
   let woken = false;
   while (state.runner === "on" && !signal?.aborted) {
     // The claim itself takes nothing from a runner turned off meanwhile; only a wake-up that found
     // nothing to claim asks whether that is why.
     const claimed = await claimAndHandOver(link, request);
-    handed = claimed ?? [];
+    handed = claimed?.handed ?? [];
+    revoked = claimed?.revoked ?? null;
     if (handed.length || signal?.aborted) break;
     // Every job claimed was withdrawn as it would have started: on to the next ones at once.
     if (claimed) continue;
@@ -164,7 +166,7 @@ export async function pollForJob(
     job: first ? jobForLink(first.job) : null,
     runner: state.runner,
     cancel: [],
-    revoked: await revokedFor(link.linkId),
+    revoked: await (revoked ?? revokedFor(link.linkId)),
     ...(request.max === undefined
       ? (first?.handover ?? {})
       : { jobs: handed.map(({ job, handover }) => ({ job: jobForLink(job), ...handover })) }),
@@ -176,16 +178,23 @@ export async function pollForJob(
  * (`inline`) each is started here, after the checks of `startJob` (read by the claim itself), with
  * its inputs' bytes when they total at most INLINE_INPUTS_MAX_BYTES (and the answer's inline bytes
  * stay within INLINE_ANSWER_MAX_BYTES). A job withdrawn as it would have started (its version or
- * install changed) is cancelled and left out; null when there was nothing to claim.
+ * install changed) is cancelled and left out; null when there was nothing to claim. The answer's
+ * revoked versions are read meanwhile (`revoked`).
  */
-async function claimAndHandOver(link: LinkPrincipal, request: PollRequest): Promise<Handed[] | null> {
+async function claimAndHandOver(
+  link: LinkPrincipal,
+  request: PollRequest,
+): Promise<{ handed: Handed[]; revoked: Promise<string[]> } | null> {
   const claimed = await claimJobs(link, {
     max: request.max ?? 1,
     memFreeBytes: request.mem_free_bytes ?? null,
     leaseTimers: !request.inline,
   });
   if (!claimed.length) return null;
-  if (!request.inline) return claimed.map((job) => ({ job, handover: null }));
+  const revoked = revokedFor(link.linkId);
+  // Awaited by the answer; one the handover's error leaves behind must not be an unhandled rejection.
+  revoked.catch(() => undefined);
+  if (!request.inline) return { handed: claimed.map((job) => ({ job, handover: null })), revoked };
   // A job of another class or runner is handed over unstarted: the Link refuses it before it runs.
   const unstarted = claimed.filter((job) => !runsOnLinks(job));
   await startLeaseTimers(unstarted);
@@ -213,7 +222,7 @@ async function claimAndHandOver(link: LinkPrincipal, request: PollRequest): Prom
     for (const input of handover.inputs ?? []) inlineLeft -= Math.ceil((input.base64.length * 3) / 4);
     handed.push({ job, handover });
   }
-  return handed;
+  return { handed, revoked };
 }
 
 function runsOnLinks(job: ClaimedJob): boolean {
