@@ -8,6 +8,7 @@ import path from "node:path";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
 import { serveStreaming } from "../test/helpers/stream-server";
+import { startAgents, type Agents, type StepAnswer } from "./agents";
 import { closeBench } from "./app-clients";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -18,7 +19,7 @@ const ONLINE_WAIT_MS = 15_000;
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
-export type StepAnswer = { id?: string; status: string; wall_ms?: number };
+export type { StepAnswer };
 
 export interface RunFixture {
   url: string;
@@ -29,8 +30,11 @@ export interface RunFixture {
   personId: string;
   /** A new agent of the person, with a daily allowance no bench reaches; its bearer token. */
   agentToken(name: string): Promise<string>;
-  /** Submits a word_count call and long-polls it to its end. */
-  call(token: string, text: string): Promise<StepAnswer>;
+  /**
+   * A word_count call to its end, made by an agent in a process of its own (bench/agents.ts):
+   * POST with `Prefer: wait`, then long polls while it has not ended. `ms` is its time there.
+   */
+  call(token: string, text: string): Promise<StepAnswer & { ms: number }>;
   stop(): Promise<void>;
 }
 
@@ -39,18 +43,6 @@ function linkCli(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     spawn(process.execPath, [LINK_BIN, ...args], { env, stdio: "ignore" }).on("close", (c) => resolve(c ?? 1)),
   );
 }
-
-// pending_approval ends a bench call too: with "always allow" it would mean the grant did not hold
-const TERMINAL = new Set([
-  "succeeded",
-  "failed",
-  "expired",
-  "cancelled",
-  "denied",
-  "insufficient_balance",
-  "no_node",
-  "pending_approval",
-]);
 
 export async function startRunFixture(opts: { name: string; links: number; jobs?: number; mcp?: boolean }): Promise<RunFixture> {
   const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
@@ -64,6 +56,7 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
   process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
   /* eslint-enable no-restricted-properties */
   const links: ChildProcess[] = [];
+  let agents: Agents | undefined;
   let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;
   let mcpServer: Awaited<ReturnType<typeof serveStreaming>> | undefined;
   const stop = async () => {
@@ -76,6 +69,7 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
           return exited;
         }),
     );
+    agents?.close();
     await server?.close();
     await mcpServer?.close();
     if (mcpServer) await (await import("../lib/mcp")).closeRelay();
@@ -164,20 +158,9 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
         return made.token;
       },
       async call(token, text) {
-        const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-        const res = await fetch(`${url}/api/v1/steps`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ skill, tool: "word_count", input: { text } }),
-        });
-        let step = (await res.json()) as StepAnswer;
-        if (!res.ok || !step.id) return { status: `http_${res.status}` };
-        while (!TERMINAL.has(step.status)) {
-          const polled = await fetch(`${url}/api/v1/steps/${step.id}?wait=25`, { headers });
-          if (!polled.ok) return { status: `http_${polled.status}` };
-          step = (await polled.json()) as StepAnswer;
-        }
-        return step;
+        agents ??= startAgents();
+        const done = await agents.run(url, token, JSON.stringify({ skill, tool: "word_count", input: { text } }));
+        return { ...done.step, ms: done.ms };
       },
       stop,
     };

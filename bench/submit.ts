@@ -8,7 +8,6 @@
 //       lone call's p50.
 // `-- --entries N` sets the big ledger's length. The agents are a process of their own
 // (./call-client.mjs), so the web process's CPU is the server's alone.
-import { fork } from "node:child_process";
 import path from "node:path";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
@@ -16,6 +15,7 @@ import { tmpdir } from "node:os";
 import pg from "pg";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
+import { startAgents } from "./agents";
 import { closeBench, runBench } from "./app-clients";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -169,23 +169,12 @@ async function main() {
       await setAllowance(userId, made.agent.id, 1_000_000_000_000n);
       return made.token;
     };
-    const agents = fork(path.join(ROOT, "bench/call-client.mjs"), { stdio: "inherit" });
-    let asked = 0;
+    const agents = startAgents();
     /** `tokens` called one after another on one kept-alive connection, or `together`, each on its own. */
     const calls = (tokens: string[], together: boolean, route = "/api/v1/steps") =>
-      new Promise<number[]>((resolve, reject) => {
-        const id = ++asked;
-        const answer = (m: { id: number; ms?: number[]; error?: string }) => {
-          if (m.id !== id) return;
-          agents.off("message", answer);
-          if (m.error) reject(new Error(m.error));
-          else resolve(m.ms!);
-        };
-        agents.on("message", answer);
-        agents.send({ id, url: server!.url, path: route, body: CALL_BODY(skill), tokens, together });
-      });
+      agents.calls(server!.url, route, CALL_BODY(skill), tokens, together);
     const call = async (token: string) => (await calls([token], false))[0]!;
-    stopAgents = () => agents.disconnect();
+    stopAgents = () => agents.close();
 
     console.log(`bench:submit — POST /api/v1/steps with "always allow", queued against an online Link`);
     const small = await person("small", SMALL);

@@ -72,28 +72,66 @@ async function publish(names: Set<string>): Promise<void> {
   if (failed) throw failed[0];
 }
 
+/** Wake-ups on some names, counted from the moment it is made (see `watch`). */
+export interface Watch {
+  /** True at once if a wake-up came since the last call (or since the watch began); else waits. */
+  next(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  close(): void;
+}
+
+/**
+ * Listens on `names` from now on, so that a wake-up that comes while the caller reads the state it
+ * waits on is not lost: `next()` then answers at once. With Redis down, `next()` is a plain sleep.
+ */
+export function watch(names: string[]): Watch {
+  const { emitter, ready } = bus();
+  // Listening before the subscription is confirmed only risks a missed wake-up, never a wrong one.
+  ready.catch(() => undefined);
+  let missed = false;
+  let waiting: ((woken: boolean) => void) | null = null;
+  const wake = () => {
+    if (waiting) waiting(true);
+    else missed = true;
+  };
+  for (const name of names) emitter.on(name, wake);
+  return {
+    next(timeoutMs, signal) {
+      if (missed) {
+        missed = false;
+        return Promise.resolve(true);
+      }
+      if (signal?.aborted) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        const done = (woken: boolean) => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", abort);
+          waiting = null;
+          resolve(woken);
+        };
+        const abort = () => done(false);
+        const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+        signal?.addEventListener("abort", abort);
+        waiting = done;
+      });
+    },
+    close() {
+      for (const name of names) emitter.off(name, wake);
+      waiting?.(false);
+    },
+  };
+}
+
 /**
  * Resolves when any of `names` is notified, or after `timeoutMs`; false on timeout or abort. With
  * Redis down it is a plain sleep: the timer runs from the start, whatever the subscription does.
  */
 export async function waitFor(names: string[], timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-  const { emitter, ready } = bus();
-  return new Promise<boolean>((resolve) => {
-    const done = (woken: boolean) => {
-      clearTimeout(timer);
-      for (const name of names) emitter.off(name, wake);
-      signal?.removeEventListener("abort", abort);
-      resolve(woken);
-    };
-    const wake = () => done(true);
-    const abort = () => done(false);
-    const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
-    signal?.addEventListener("abort", abort);
-    if (signal?.aborted) return done(false);
-    // Listening before the subscription is confirmed only risks a missed wake-up, never a wrong one.
-    for (const name of names) emitter.on(name, wake);
-    ready.catch(() => undefined);
-  });
+  const watching = watch(names);
+  try {
+    return await watching.next(timeoutMs, signal);
+  } finally {
+    watching.close();
+  }
 }
 
 export async function closeEvents(): Promise<void> {

@@ -42,3 +42,26 @@ describe("a wake-up in the process that notifies", () => {
     expect(await redis().xlen(key("events-log", "u1"))).toBe(1);
   });
 });
+
+describe("a watch", () => {
+  it("keeps a wake-up that came while its owner was busy, and only one", async () => {
+    const { channels } = events;
+    const watching = events.watch([channels.step("s2")]);
+    try {
+      // Woken before anyone waits (the step moved while it was being read): the next wait ends at once.
+      await events.notify(channels.step("s2"));
+      expect(await watching.next(5_000)).toBe(true);
+      // That wake-up is used up: the next wait runs to its timeout.
+      expect(await watching.next(50)).toBe(false);
+      const woken = watching.next(5_000);
+      await events.notify(channels.step("s2"));
+      expect(await woken).toBe(true);
+    } finally {
+      watching.close();
+    }
+    // Closed, it hears nothing more.
+    const late = events.waitFor([channels.step("other")], 50);
+    await events.notify(channels.step("s2"));
+    expect(await late).toBe(false);
+  });
+});

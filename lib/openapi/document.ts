@@ -77,6 +77,8 @@ function operation(o: Operation) {
   const parameters = [...pathParams(o.path), ...queryParams(o.query)];
   if (o.idempotent)
     parameters.push({ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string" } });
+  if (o.preferWait)
+    parameters.push({ name: "Prefer", in: "header", required: false, schema: { type: "string", example: "wait=25" } });
   return {
     operationId: `${o.method.toLowerCase()}${o.path.replace(/[{}]/g, "").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
     summary: o.summary,

@@ -21,6 +21,8 @@ export type Operation = {
   /** The success response's media type (application/json unless stated). */
   produces?: string;
   idempotent?: boolean;
+  /** Takes RFC 7240 `Prefer: wait=<s>`: answers once the work ends, within that many seconds. */
+  preferWait?: boolean;
 };
 
 const op = (path: string, method: Method, tag: string, auth: Auth, summary: string, more: Partial<Operation> = {}) =>
@@ -105,11 +107,14 @@ export const OPERATIONS: Operation[] = [
   op("/agents/{id}/allowance", "PUT", "Agents", "session", "Set the agent's daily spend allowance.", {
     body: s.allowanceBody,
   }),
-  op("/steps", "POST", "Agents", "agent", "Call a skill's tool; an Idempotency-Key makes a retry safe.", {
-    body: s.stepCreateBody,
-    status: 201,
-    idempotent: true,
-  }),
+  op(
+    "/steps",
+    "POST",
+    "Agents",
+    "agent",
+    "Call a skill's tool; an Idempotency-Key makes a retry safe, and Prefer: wait=<s> answers with the step once it ends.",
+    { body: s.stepCreateBody, status: 201, idempotent: true, preferWait: true },
+  ),
   op("/steps", "GET", "Agents", "session", "The person's steps, newest first, paged.", { query: s.stepsQuery }),
   op("/steps/{id}", "GET", "Agents", "agent", "A step's state; `wait` long-polls until it changes.", {
     query: s.stepWaitQuery,

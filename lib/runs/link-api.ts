@@ -5,7 +5,7 @@
 import "server-only";
 import { db, sqlPool, utcText, type RunJob } from "../db";
 import { AppError } from "../errors";
-import { channels, waitFor } from "../events";
+import { channels, watch } from "../events";
 import { checkFindingsAck } from "../installs/rules";
 import type { LinkPrincipal } from "../links/authenticate";
 import { reportLinkState } from "../links/service";
@@ -136,23 +136,29 @@ export async function pollForJob(
   let handed: Handed[] = [];
   let revoked: Promise<string[]> | null = null;
   let woken = false;
-  while (state.runner === "on" && !signal?.aborted) {
-    // The claim itself takes nothing from a runner turned off meanwhile; only a wake-up that found
-    // nothing to claim asks whether that is why.
-    const claimed = await claimAndHandOver(link, request);
-    handed = claimed?.handed ?? [];
-    revoked = claimed?.revoked ?? null;
-    if (handed.length || signal?.aborted) break;
-    // Every job claimed was withdrawn as it would have started: on to the next ones at once.
-    if (claimed) continue;
-    if (woken && !(await runnerOn(link.linkId))) {
-      state = { ...state, runner: "off" };
-      break;
+  // Listening from before the first claim: a job placed while it runs is claimed at once after.
+  const watching = watch(wake);
+  try {
+    while (state.runner === "on" && !signal?.aborted) {
+      // The claim itself takes nothing from a runner turned off meanwhile; only a wake-up that found
+      // nothing to claim asks whether that is why.
+      const claimed = await claimAndHandOver(link, request);
+      handed = claimed?.handed ?? [];
+      revoked = claimed?.revoked ?? null;
+      if (handed.length || signal?.aborted) break;
+      // Every job claimed was withdrawn as it would have started: on to the next ones at once.
+      if (claimed) continue;
+      if (woken && !(await runnerOn(link.linkId))) {
+        state = { ...state, runner: "off" };
+        break;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      // Re-check at least every second: pool jobs become claimable by time, not by a message.
+      woken = await watching.next(Math.min(left, 1_000), signal);
     }
-    const left = deadline - Date.now();
-    if (left <= 0) break;
-    // Re-check at least every second: pool jobs become claimable by time, not by a message.
-    woken = await waitFor(wake, Math.min(left, 1_000), signal);
+  } finally {
+    watching.close();
   }
   if (signal?.aborted) {
     // Claimed just as the Link hung up (a web process stopping, a dropped connection): nobody will

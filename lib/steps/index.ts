@@ -7,7 +7,7 @@ import type { AgentPrincipal } from "../agents";
 import type { Tool } from "../contracts/types";
 import { db, Prisma, type Step } from "../db";
 import { AppError } from "../errors";
-import { channels, waitFor } from "../events";
+import { channels, watch } from "../events";
 import { log } from "../log";
 import { grantAlwaysAllow, hasAlwaysAllow, requireRunnableInstall } from "../installs";
 import { netPolicySchema, type NetPolicy } from "../protocol";
@@ -69,9 +69,15 @@ type SkillRef = { slug: string; version: string };
 export async function createSkillRunStep(
   agent: AgentPrincipal,
   call: CallRequest,
-  options: { idempotencyKey?: string | null } = {},
+  options: { idempotencyKey?: string | null; waitSeconds?: number; signal?: AbortSignal } = {},
 ) {
-  const key = options.idempotencyKey ?? null;
+  const step = await acceptCall(agent, call, options.idempotencyKey ?? null);
+  // `Prefer: wait=N`: the answer is the step once it ends (or after N s), without a second request.
+  if (!options.waitSeconds || isStepFinal(step.status)) return step;
+  return getStepForAgent(agent, step.id, options.waitSeconds, options.signal);
+}
+
+async function acceptCall(agent: AgentPrincipal, call: CallRequest, key: string | null) {
   const ref = SKILL_REF.exec(call.skill);
   if (!ref) return createTheLongWay(agent, call, key);
   const [, slug, version] = ref as unknown as [string, string, string];
@@ -311,30 +317,36 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
     if (!(await expireIfDue(step))) return step;
     return (await readAgentStep(stepId, agent))!;
   };
-  let step = await find();
-  // A wake-up reads the whole step at once (it moved); the once-a-second check reads only the
-  // status, and the whole step again once that moved.
-  let moved = false;
-  while (!isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
-    const woken = await waitFor([channels.step(stepId)], Math.min(1_000, deadline - Date.now()), signal);
-    if (signal?.aborted) break;
-    if (woken) {
+  // Listening from before the first read: a change while it reads is not waited a second for.
+  const watching = deadline > Date.now() ? watch([channels.step(stepId)]) : null;
+  try {
+    let step = await find();
+    // A wake-up reads the whole step at once (it moved); the once-a-second check reads only the
+    // status, and the whole step again once that moved.
+    let moved = false;
+    while (watching && !isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
+      const woken = await watching.next(Math.min(1_000, deadline - Date.now()), signal);
+      if (signal?.aborted) break;
+      if (woken) {
+        step = await find();
+        moved = false;
+        continue;
+      }
+      const now = await readStepStatus(stepId);
+      const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
+      if (now && !due && !isStepFinal(now.status)) {
+        moved ||= now.status !== step.status;
+        step = { ...step, status: now.status };
+        continue;
+      }
       step = await find();
       moved = false;
-      continue;
     }
-    const now = await readStepStatus(stepId);
-    const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
-    if (now && !due && !isStepFinal(now.status)) {
-      moved ||= now.status !== step.status;
-      step = { ...step, status: now.status };
-      continue;
-    }
-    step = await find();
-    moved = false;
+    if (moved) step = await find();
+    return stepForAgent(step);
+  } finally {
+    watching?.close();
   }
-  if (moved) step = await find();
-  return stepForAgent(step);
 }
 
 export type Decision = "once" | "always" | "deny";

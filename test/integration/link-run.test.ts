@@ -20,13 +20,13 @@ let steps: typeof import("../../lib/steps");
 const linkCli = (args: string[]) => home.cli(args);
 const startLink = () => home.start();
 
-async function call(body: unknown) {
+async function call(body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.url}/api/v1/steps`, {
     method: "POST",
-    headers: { authorization: `Bearer ${agentToken}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${agentToken}`, "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: await res.json(), applied: res.headers.get("preference-applied") };
 }
 
 async function waitStep(id: string) {
@@ -123,6 +123,22 @@ describe("a real Link", () => {
     expect(other.body.status).toBe("pending_approval");
     await steps.decideStep(person.id, other.body.id, "deny");
     expect((await waitStep(other.body.id)).status).toBe("denied");
+  });
+
+  it("with Prefer: wait, the call's own answer carries its result", async () => {
+    const done = await call(
+      { skill: "text-tools@2.0.1", tool: "word_count", input: { text: "six seven eight nine" } },
+      { prefer: "wait=20" },
+    );
+    expect(done.status).toBe(201);
+    expect(done.applied).toBe("wait=20");
+    expect(done.body.status).toBe("succeeded");
+    expect(done.body.result).toEqual(expect.objectContaining({ untrusted: true }));
+    // Without the preference the answer is the step as accepted.
+    const queued = await call({ skill: "text-tools@2.0.1", tool: "word_count", input: { text: "ten" } });
+    expect(queued.applied).toBeNull();
+    expect(queued.body.status).toBe("queued");
+    expect((await waitStep(queued.body.id)).status).toBe("succeeded");
   });
 
   it("refuses bad input with paths before anything is recorded", async () => {

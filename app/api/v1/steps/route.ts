@@ -1,17 +1,26 @@
 import { agentPrincipal } from "@/lib/agents";
 import { scopedPrincipal } from "@/lib/auth";
 import { json, route } from "@/lib/http/route";
-import { createSkillRunStep } from "@/lib/steps";
+import { preferredWaitSeconds } from "@/lib/http/prefer";
+import { createSkillRunStep, MAX_WAIT_SECONDS } from "@/lib/steps";
 import { listStepsPage, stepFilterFromQuery } from "@/lib/steps/list";
 import { stepCreateBody, stepsQuery } from "@/lib/openapi/schemas";
 
-/** An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`; an `Idempotency-Key` makes a retry safe. */
+/**
+ * An agent calls a tool: `{ skill: "<slug>@<version>", tool, input }`; an `Idempotency-Key` makes a
+ * retry safe, and `Prefer: wait=N` answers with the step once it ends (at most N ≤ 30 s).
+ */
 export const POST = route({
   auth: agentPrincipal,
   body: stepCreateBody,
   idempotent: true,
-  handler: async ({ principal, body, requestId, idempotencyKey }) =>
-    json(await createSkillRunStep(principal, body, { idempotencyKey }), 201, requestId),
+  handler: async ({ req, principal, body, requestId, idempotencyKey }) => {
+    const waitSeconds = preferredWaitSeconds(req.headers.get("prefer"), MAX_WAIT_SECONDS);
+    const step = await createSkillRunStep(principal, body, { idempotencyKey, waitSeconds, signal: req.signal });
+    const res = json(step, 201, requestId);
+    if (waitSeconds) res.headers.set("preference-applied", `wait=${waitSeconds}`);
+    return res;
+  },
 });
 
 /**
