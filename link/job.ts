@@ -15,6 +15,8 @@ export type SkillJob = {
   signal?: AbortSignal;
   /** The last word before the sandbox starts: a refusal (e.g. `run.job.revoked`) or null to run. */
   lastCheck?: () => { code: string; message: string } | null;
+  /** The result handed on: the sandbox's background work waits for it (SandboxJob.settled). */
+  settled?: Promise<unknown>;
 };
 
 export function cancelledResult(started: number): LinkRunResult {
@@ -68,9 +70,10 @@ export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: F
       net: job.net,
       limits: job.limits,
       signal: job.signal,
+      settled: job.settled,
     });
   } finally {
     // The sandbox's own cleanup (its cgroup, its proxy) goes on after the result; `idle()` waits for it.
-    sandbox.removeJobFolder(folder);
+    sandbox.removeJobFolder(folder, job.settled);
   }
 }

@@ -21,7 +21,10 @@ function bus() {
     emitter.setMaxListeners(0);
     const pattern = key("events", "*");
     const prefix = key("events", "");
-    sub.on("pmessage", (_pattern, channel: string) => emitter.emit(channel.slice(prefix.length)));
+    sub.on("pmessage", (_pattern, channel: string) => {
+      const name = channel.slice(prefix.length);
+      if (!isOwnEcho(name)) emitter.emit(name);
+    });
     holder.openvibeEvents = { sub, emitter, ready: sub.psubscribe(pattern) };
   }
   return holder.openvibeEvents;
@@ -39,6 +42,37 @@ export const channels = {
   /** Something about one Link changed (a job it holds was withdrawn, its runner was turned off). */
   link: (linkId: string) => `link:${linkId}`,
 };
+
+/**
+ * How long a wake-up this process gave its own waiters is expected back from Redis. Its echo wakes
+ * nobody a second time (each would read the database again for nothing); one that does not come
+ * back in time stops being expected.
+ */
+const ECHO_WINDOW_MS = 1_000;
+/** Per name, when each of its published wake-ups that already woke this process's waiters went out. */
+const echoes = new Map<string, number[]>();
+
+function isOwnEcho(name: string): boolean {
+  const sent = echoes.get(name);
+  if (!sent) return false;
+  const now = Date.now();
+  while (sent.length && now - sent[0]! > ECHO_WINDOW_MS) sent.shift();
+  const echo = sent.shift() !== undefined;
+  if (!sent.length) echoes.delete(name);
+  return echo;
+}
+
+let prunedAt = 0;
+
+function expectEchoes(names: Set<string>): void {
+  const now = Date.now();
+  // Echoes that never came (Redis away, the subscription not confirmed yet) are not kept.
+  if (now - prunedAt > ECHO_WINDOW_MS) {
+    prunedAt = now;
+    for (const [name, sent] of echoes) if (now - sent[sent.length - 1]! > ECHO_WINDOW_MS) echoes.delete(name);
+  }
+  for (const name of names) if (!personEventOf(name)) echoes.set(name, [...(echoes.get(name) ?? []), now]);
+}
 
 /** Names notified in this turn of the event loop, published together when it ends. */
 let batch: { names: Set<string>; published: Promise<void> } | null = null;
@@ -66,6 +100,7 @@ async function publish(names: Set<string>): Promise<void> {
   // One round trip. Redis runs a pipeline in order: the person's log first, so whoever the
   // wake-up reaches finds the event in it.
   const pipeline = redis().pipeline();
+  if (holder.openvibeEvents) expectEchoes(names);
   for (const name of names) appendPersonEvent(pipeline, name);
   for (const name of names) pipeline.publish(key("events", name), "1");
   const failed = (await pipeline.exec())?.find(([err]) => err);
@@ -100,12 +135,14 @@ export function watch(names: string[]): Watch {
         missed = false;
         return Promise.resolve(true);
       }
+      // A wait still pending (given up on by a caller that raced it) ends now.
+      waiting?.(false);
       if (signal?.aborted) return Promise.resolve(false);
       return new Promise<boolean>((resolve) => {
         const done = (woken: boolean) => {
           clearTimeout(timer);
           signal?.removeEventListener("abort", abort);
-          waiting = null;
+          if (waiting === done) waiting = null;
           resolve(woken);
         };
         const abort = () => done(false);

@@ -65,3 +65,24 @@ describe("a watch", () => {
     expect(await late).toBe(false);
   });
 });
+
+describe("a wake-up's echo from Redis", () => {
+  it("wakes nobody in the process that sent it a second time, and a wake-up from elsewhere still does", async () => {
+    const { channels } = events;
+    const { key, redis } = await import("../redis");
+    await subscriber().sub.psubscribe(key("events", "*"));
+    const watching = events.watch([channels.step("s3")]);
+    try {
+      await events.notify(channels.step("s3"));
+      expect(await watching.next(1_000)).toBe(true);
+      // The published copy has come back by now; it is not a second wake-up.
+      expect(await watching.next(400)).toBe(false);
+      // Another process's wake-up on the same step does wake it.
+      const woken = watching.next(5_000);
+      await redis().publish(key("events", channels.step("s3")), "1");
+      expect(await woken).toBe(true);
+    } finally {
+      watching.close();
+    }
+  });
+});

@@ -11,7 +11,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from "@modelco
 import type { AgentPrincipal } from "../agents";
 import { config } from "../config/env.mjs";
 import { AppError } from "../errors";
-import { channels, waitFor } from "../events";
+import { channels, waitFor, watch, type Watch } from "../events";
 import { log } from "../log";
 import type { CatalogTool } from "./catalog";
 import { findLiveStep, markDelivered, recordMcpCall } from "./live-step";
@@ -157,6 +157,21 @@ function stageWords(stage: Stage, step: McpStep): string {
 }
 
 async function followRun(agent: AgentPrincipal, start: McpStep, extra: Extra, progress: Progress): Promise<McpStep> {
+  const watching = watch([channels.step(start.id)]);
+  try {
+    return await followWatched(agent, start, extra, progress, watching);
+  } finally {
+    watching.close();
+  }
+}
+
+async function followWatched(
+  agent: AgentPrincipal,
+  start: McpStep,
+  extra: Extra,
+  progress: Progress,
+  watching: Watch,
+): Promise<McpStep> {
   let step = start;
   let reported = 0;
   let lastBeat = Date.now();
@@ -166,7 +181,7 @@ async function followRun(agent: AgentPrincipal, start: McpStep, extra: Extra, pr
     if (TERMINAL_STATUSES.has(step.status) || extra.signal.aborted) return step;
     // Every move of the run is announced on the step's channel (placed, started, ended); the
     // timeout only bounds a lost wake-up.
-    await waitFor([channels.step(step.id)], 1_000, extra.signal);
+    await watching.next(1_000, extra.signal);
     step = await readSkillRun(agent, step.id);
     if (Date.now() - lastBeat >= HEARTBEAT_MS && stageOf(step) === reached) {
       lastBeat = Date.now();

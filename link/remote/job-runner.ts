@@ -112,6 +112,24 @@ export async function runClaimedJob(
   until: AbortSignal,
   handover: Handover = {},
 ): Promise<void> {
+  // The sandbox's work after the run (its teardown, the next warm boot) waits for the result's
+  // delivery: forks and file system calls in this process would hold up its post.
+  let handedOn!: () => void;
+  const settled = new Promise<void>((resolve) => (handedOn = resolve));
+  try {
+    await runAndReport(ctx, envelope, until, handover, settled);
+  } finally {
+    handedOn();
+  }
+}
+
+async function runAndReport(
+  ctx: JobContext,
+  envelope: { id: string },
+  until: AbortSignal,
+  handover: Handover,
+  settled: Promise<void>,
+): Promise<void> {
   const id = envelope.id;
   const parsed = jobSchema.safeParse(envelope);
   if (!parsed.success) {
@@ -176,6 +194,7 @@ export async function runClaimedJob(
         limits: job.limits,
         signal: controller.signal,
         lastCheck: () => (ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null),
+        settled,
       },
       fetchMedia,
     );

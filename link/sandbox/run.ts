@@ -35,6 +35,7 @@ import {
 } from "./policy";
 import { bootScript, sandboxWasmPath, warmScript, wasmFileName, type AllowedWasm } from "./preload";
 import { startProxy, type EgressProxy } from "./proxy";
+import { settledOrLate } from "./settled";
 import { alive, CONTROL_FD, readiness, WARM_FILE, WarmPool, type WarmSandbox } from "./warm";
 
 export { refused };
@@ -80,6 +81,12 @@ export type SandboxJob = {
   net: NetPolicy;
   limits: Limits;
   signal?: AbortSignal;
+  /**
+   * Resolves once the job's result has been handed on (posted to the server): the work its end
+   * starts in the background (its sandbox's teardown, the next warm boot: forks and file system
+   * calls that hold up this process) waits for it, at most HOUSEKEEPING_WAIT_MS.
+   */
+  settled?: Promise<unknown>;
 };
 
 /** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
@@ -93,12 +100,14 @@ const ARGS_FD = 4;
 /** Caps every sandbox gets, set by the standby shell before it becomes bwrap. */
 const RLIMIT_FSIZE_BLOCKS = 2048; // 512-byte blocks: 1 MiB
 const RLIMIT_NOFILE = 64;
+/** The longest a finished job's background work waits for its result to be handed on. */
+const HOUSEKEEPING_WAIT_MS = 500;
+/** How long a job waits for its warm sandbox still booting before it starts cold instead. */
+const WARM_WAIT_MS = 2_000;
 /**
  * CPU seconds: above any wall_ms a job may ask (GC threads add CPU time), so it never ends a job
  * early; it is the kernel's bound that still holds if the Link dies and nobody enforces wall_ms.
  */
-/** How long a job waits for its warm sandbox still booting before it starts cold instead. */
-const WARM_WAIT_MS = 2_000;
 const RLIMIT_CPU_SECONDS = Math.ceil((LIMIT_CAPS.wall_ms * 2) / 1000) + 1;
 /** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
 const RLIMIT_NPROC = 512;
@@ -238,10 +247,19 @@ export class Sandbox {
     return this.newJobFolder();
   }
 
-  removeJobFolder(folder: JobFolder): void {
-    if (this.warm) this.track(this.warm.release(folder));
-    this.removeFolder(folder);
-    this.armWarm();
+  /** Removes a job's folder (and its unused warm sandbox) once `settled` (see SandboxJob), in the background. */
+  removeJobFolder(folder: JobFolder, settled?: Promise<unknown>): void {
+    this.afterSettled(settled, () => {
+      if (this.warm) this.track(this.warm.release(folder));
+      this.removeFolder(folder);
+      this.armWarm();
+    });
+  }
+
+  /** Runs `work` now without `settled`, else once it settles (at most HOUSEKEEPING_WAIT_MS); tracked. */
+  private afterSettled(settled: Promise<unknown> | undefined, work: () => void): void {
+    if (!settled) return work();
+    this.track(settledOrLate(settled, HOUSEKEEPING_WAIT_MS).then(work));
   }
 
   /** In the background (`idle()` and `close()` wait for it): a job's result need not wait for its files to go. */
@@ -443,9 +461,11 @@ export class Sandbox {
     const { result: ran, gone } = collect(sandbox, job, started);
     const result = await withEgress(ran, gone, proxy);
     clearTimeout(next);
-    if (!this.options.single) this.prepareStandby();
     this.track(gone.then(cleanup));
-    this.armWarm();
+    this.afterSettled(job.settled, () => {
+      if (!this.options.single) this.prepareStandby();
+      this.armWarm();
+    });
     return result;
   }
 
@@ -469,8 +489,10 @@ export class Sandbox {
     child.stdin!.end(job.input);
     const { result: ran, gone } = collect(warm.sandbox, job, started);
     const result = await withEgress(ran, gone, warm.proxy);
-    this.track(gone.then(warm.destroy));
-    this.armWarm();
+    this.afterSettled(job.settled, () => {
+      this.track(gone.then(warm.destroy));
+      this.armWarm();
+    });
     return result;
   }
 

@@ -165,6 +165,27 @@ describe("a warm sandbox", () => {
     sandbox.removeJobFolder(folder);
   });
 
+  it("boots the next one, and tears the used one down, only once the result is handed on", async () => {
+    expect(await sandbox.warmUp({ net: "deny", limits })).toBe(true);
+    const folder = await sandbox.jobFolder({ net: "deny", limits });
+    writeFileSync(path.join(folder.files, "tool.js"), `process.stdout.write("3")`);
+    let handOn!: () => void;
+    const settled = new Promise<void>((resolve) => (handOn = resolve));
+    const result = await sandbox.run({ folder, entry: "tool.js", input: Buffer.from("{}"), net: "deny", limits, settled });
+    expect(result).toMatchObject({ status: "ok", output: 3 });
+    sandbox.removeJobFolder(folder, settled);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Nothing booted meanwhile; the used sandbox's folder is still there.
+    expect(sandbox.warm!.idleSandboxes()).toEqual([]);
+    expect(readdirSync(path.dirname(folder.root))).toContain(path.basename(folder.root));
+    handOn();
+    await sandbox.idle();
+    expect(await sandbox.warm!.ready()).toBe(true);
+    expect(sandbox.warm!.idleSandboxes().length).toBe(1);
+    expect(readdirSync(path.dirname(folder.root))).not.toContain(path.basename(folder.root));
+    expect(processesOf(folder.id)).toEqual([]);
+  });
+
   it("is destroyed with its folder when the job never runs (inputs refused)", async () => {
     expect(await sandbox.warmUp({ net: "openvibe-only", limits })).toBe(true);
     const folder = sandbox.newJobFolder({ net: "openvibe-only", limits });
