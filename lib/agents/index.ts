@@ -3,6 +3,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { db, sqlPool } from "../db";
+import { batchedLookup } from "../db/batched";
 import { AppError } from "../errors";
 import { recordAudit } from "../audit";
 
@@ -101,21 +102,24 @@ export async function setAllowance(userId: string, agentId: string, dailyLimitMi
 }
 
 /** The agent behind a bearer token, or 401. */
+type AgentRow = { tokenHash: string; id: string; userId: string; projectId: string; name: string; revoked: boolean };
+
+// Every agent call starts here: one prepared statement for the tokens of every call that came in
+// the same turn, without the ORM's work per query.
+const agentByTokenHash = batchedLookup(async (hashes: string[]) => {
+  const { rows } = await sqlPool().query<AgentRow>({
+    name: "agents-by-token",
+    text: `SELECT "tokenHash", id, "userId", "projectId", name, "revokedAt" IS NOT NULL AS revoked
+             FROM "Agent" WHERE "tokenHash" = ANY($1::text[])`,
+    values: [hashes],
+  });
+  const byHash = new Map(rows.map((row) => [row.tokenHash, row]));
+  return hashes.map((h) => byHash.get(h) ?? null);
+});
+
 export async function verifyAgentToken(secret: string): Promise<AgentPrincipal> {
   if (!SECRET_PATTERN.test(secret)) throw new AppError("auth.token_invalid", "That agent token is not valid.");
-  // Every agent call starts here: one prepared statement, without the ORM's work per query.
-  const { rows } = await sqlPool().query<{
-    id: string;
-    userId: string;
-    projectId: string;
-    name: string;
-    revoked: boolean;
-  }>({
-    name: "agent-by-token",
-    text: `SELECT id, "userId", "projectId", name, "revokedAt" IS NOT NULL AS revoked FROM "Agent" WHERE "tokenHash" = $1`,
-    values: [hash(secret)],
-  });
-  const agent = rows[0];
+  const agent = await agentByTokenHash(hash(secret));
   if (!agent) throw new AppError("auth.token_invalid", "That agent token is not valid.");
   if (agent.revoked) throw new AppError("auth.token_revoked", "That agent was revoked by its person.");
   return { agentId: agent.id, userId: agent.userId, projectId: agent.projectId, name: agent.name };

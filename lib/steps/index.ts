@@ -94,8 +94,9 @@ async function acceptCall(agent: AgentPrincipal, call: CallRequest, key: string 
     now,
   });
   if (context?.earlierStepId) return agentStepById(context.earlierStepId);
-  if (!context?.runnable) return createTheLongWay(agent, call, key);
-  const tool = validCall({ slug, version }, context.versionId, context.document, call);
+  // An unknown tool goes the long way too, which names the tools there are.
+  if (!context?.runnable || !context.tool) return createTheLongWay(agent, call, key);
+  const tool = validCall({ slug, version }, context.versionId, { tools: [context.tool] }, call);
   if (
     context.granted &&
     call.input !== undefined &&

@@ -94,6 +94,25 @@ describe("another person's agent", () => {
     await agents.revokeAgent(alice.id, agent.id);
     await expect(agents.verifyAgentToken(token)).rejects.toMatchObject({ code: "auth.token_revoked" });
   });
+
+  it("tokens checked in the same moment (one statement) each get their own agent or refusal", async () => {
+    const a = await agents.createAgent(alice.id, { name: "batch-a" });
+    const b = await agents.createAgent(bob.id, { name: "batch-b" });
+    const gone = await agents.createAgent(alice.id, { name: "batch-gone" });
+    await agents.revokeAgent(alice.id, gone.agent.id);
+    const unknown = `ova_${"x".repeat(43)}`;
+    const answers = await Promise.allSettled(
+      [a.token, b.token, gone.token, unknown, a.token].map((t) => agents.verifyAgentToken(t)),
+    );
+    expect(answers.map((r) => (r.status === "fulfilled" ? r.value.agentId : (r.reason as { code: string }).code))).toEqual([
+      a.agent.id,
+      b.agent.id,
+      "auth.token_revoked",
+      "auth.token_invalid",
+      a.agent.id,
+    ]);
+    expect(answers[1]).toMatchObject({ value: { userId: bob.id } });
+  });
 });
 
 describe("allowance (HO7)", () => {
@@ -157,5 +176,25 @@ describe("allowance (HO7)", () => {
     const { withdraw } = await import("../../lib/runs");
     await withdraw({ userId: alice.id, versionIds: [versionId] }, "disabled");
     expect(await agentSpentToday(agent.id)).toBe(0n);
+  });
+});
+
+describe("call contexts read in the same moment (one statement)", () => {
+  it("are each the caller's own: their install, their tool, or nothing", async () => {
+    const { readCallContext } = await import("../../lib/steps/call-context");
+    const base = { keyReuseAfterMs: 60_000, idempotencyKey: null, now: new Date(), agentId: "unused", version };
+    const projectOf = async (userId: string) =>
+      (await env.db.install.findFirstOrThrow({ where: { userId } })).projectId;
+    const [aliceProject, bobProject] = [await projectOf(alice.id), await projectOf(bob.id)];
+    const [own, other, none, unknownTool] = await Promise.all([
+      readCallContext({ ...base, userId: alice.id, projectId: aliceProject, slug: "text-tools", tool: "word_count" }),
+      readCallContext({ ...base, userId: bob.id, projectId: bobProject, slug: "text-tools", tool: "slugify" }),
+      readCallContext({ ...base, userId: alice.id, projectId: aliceProject, slug: "no-such-skill", tool: "x" }),
+      readCallContext({ ...base, userId: alice.id, projectId: aliceProject, slug: "text-tools", tool: "nope" }),
+    ]);
+    expect(own).toMatchObject({ versionId, tool: { name: "word_count" }, runnable: true });
+    expect(other).toMatchObject({ versionId, tool: { name: "slugify" }, runnable: true });
+    expect(none).toBeNull();
+    expect(unknownTool).toMatchObject({ versionId, tool: null });
   });
 });
