@@ -5,8 +5,11 @@
 // p50/p95/p99, errors, and a ledger check (charges equal finished runs; every balance column equals
 // its ledger). Then the baseline, in the same run: as many trivial runs straight through the Link's
 // sandbox runner, as many at a time as the Links have slots, and the load's throughput as a ratio
-// to it. Budget: 0 errors, charges exact, throughput ≥ 70 % of the sandbox alone.
+// to it. Budget: 0 errors, charges exact, throughput ≥ 70 % of the sandbox alone. The agents, REST
+// and MCP, run in processes of their own (./call-client.mjs, ./mcp-client.mjs), as real agents do.
 // `-- --agents N --seconds S --jobs J` change the load (each leg's).
+import { fork } from "node:child_process";
+import path from "node:path";
 import { copyLocalFolder } from "../link/inputs";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
@@ -79,24 +82,29 @@ async function drive(name: string, agents: ((text: string) => Promise<string>)[]
   return { name, latencies, errors, seconds: (performance.now() - started) / 1000 };
 }
 
-/** An agent as an MCP client (the official SDK over Streamable HTTP) with its token. */
-async function mcpAgent(url: string, token: string): Promise<{ call: (text: string) => Promise<string>; close: () => Promise<void> }> {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  const client = new Client({ name: "bench-load", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+/** The MCP agents (./mcp-client.mjs, the official SDK over Streamable HTTP), in a process of their own. */
+function mcpAgents() {
+  const child = fork(path.join(import.meta.dirname, "mcp-client.mjs"), { stdio: "inherit" });
+  const waiting = new Map<number, (answer: { status?: string; error?: string }) => void>();
+  child.on("message", (answer: { id: number; status?: string; error?: string }) => {
+    waiting.get(answer.id)?.(answer);
+    waiting.delete(answer.id);
+  });
+  let asked = 0;
+  const ask = (message: object) =>
+    new Promise<{ status?: string }>((resolve, reject) => {
+      const id = ++asked;
+      waiting.set(id, (answer) => (answer.error ? reject(new Error(answer.error)) : resolve(answer)));
+      child.send({ id, ...message });
+    });
   return {
-    call: async (text) => {
-      const result = await client.callTool({ name: MCP_TOOL, arguments: { text } }, undefined, { timeout: 120_000 });
-      if (!result.isError) return "succeeded";
-      const first = (result.content as { text?: string }[])[0]?.text ?? "";
-      return `mcp_error: ${first.split("\n")[0]!.slice(0, 80)}`;
+    connect: (url: string, tokens: string[]) => ask({ connect: { url, tokens } }),
+    call: async (agent: number, text: string) =>
+      (await ask({ call: { agent, name: MCP_TOOL, arguments: { text } } })).status ?? "no status",
+    close: async () => {
+      await ask({ close: true }).catch(() => undefined);
+      if (child.connected) child.disconnect();
     },
-    close: () => client.close(),
   };
 }
 
@@ -119,11 +127,12 @@ async function main() {
     // The same number of other agents, each an MCP client with a session of its own.
     const mcpTokens: string[] = [];
     for (let i = 0; i < AGENTS; i++) mcpTokens.push(await fixture.agentToken(`load-mcp-${i}`));
-    const agents = await Promise.all(mcpTokens.map((token) => mcpAgent(fixture.mcpUrl!, token)));
-    mcpClients.push(...agents);
+    const agents = mcpAgents();
+    mcpClients.push(agents);
+    await agents.connect(fixture.mcpUrl!, mcpTokens);
     const mcp = await drive(
       "MCP",
-      agents.map((agent) => agent.call),
+      mcpTokens.map((_, i) => (text) => agents.call(i, text)),
     );
 
     const finished = await db.runJob.count({

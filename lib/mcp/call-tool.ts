@@ -23,6 +23,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Progress is sent at least this often, so clients that reset their timeout on progress keep waiting. */
 const HEARTBEAT_MS = 15_000;
+const RECHECK_MS = 5_000;
 
 export const approvalUrl = (stepId: string) =>
   `${config().APP_URL.replace(/\/$/, "")}/dashboard/approvals/${encodeURIComponent(stepId)}`;
@@ -180,8 +181,8 @@ async function followWatched(
     for (; reported < reached; reported++) await progress(stageWords(STAGES[reported]!, step));
     if (TERMINAL_STATUSES.has(step.status) || extra.signal.aborted) return step;
     // Every move of the run is announced on the step's channel (placed, started, ended); the
-    // timeout only bounds a lost wake-up.
-    await watching.next(1_000, extra.signal);
+    // timeout only bounds a lost wake-up (and the reads of 100 agents waiting in a queue).
+    await watching.next(RECHECK_MS, extra.signal);
     step = await readSkillRun(agent, step.id);
     if (Date.now() - lastBeat >= HEARTBEAT_MS && stageOf(step) === reached) {
       lastBeat = Date.now();

@@ -35,6 +35,13 @@ export const SKILL_RUN_LABEL = "running a skill's code in a sandbox";
 export const APPROVAL_WINDOW_MS = 10 * 60_000;
 export const MAX_INPUT_BYTES = 64 * 1024;
 export const MAX_WAIT_SECONDS = 30;
+/**
+ * A long poll's own look at its step when no wake-up came: wake-ups announce every move, so this
+ * only bounds the latency a lost one costs (and its reads: 100 agents waiting in a queue).
+ */
+const RECHECK_MS = 5_000;
+/** At an approval's expiry the check comes at once, but never in a tighter loop than this. */
+const EXPIRY_RECHECK_MIN_MS = 50;
 const SKILL_REF = /^([a-z0-9][a-z0-9-]{1,62}[a-z0-9])@(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$/;
 
 export function skillRunTarget(slug: string, version: string, tool: string, net: NetPolicy) {
@@ -322,11 +329,14 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
   const watching = deadline > Date.now() ? watch([channels.step(stepId)]) : null;
   try {
     let step = await find();
-    // A wake-up reads the whole step at once (it moved); the once-a-second check reads only the
-    // status, and the whole step again once that moved.
+    // A wake-up reads the whole step at once (it moved). The check every RECHECK_MS (for a lost
+    // wake-up) and at a pending approval's expiry reads only the status, and the whole step again
+    // once that moved.
     let moved = false;
     while (watching && !isStepFinal(step.status) && Date.now() < deadline && !signal?.aborted) {
-      const woken = await watching.next(Math.min(1_000, deadline - Date.now()), signal);
+      const expiry = step.status === "pending_approval" ? step.expiresAt.getTime() - Date.now() : Infinity;
+      const wait = Math.max(EXPIRY_RECHECK_MIN_MS, Math.min(RECHECK_MS, deadline - Date.now(), expiry));
+      const woken = await watching.next(wait, signal);
       if (signal?.aborted) break;
       if (woken) {
         step = await find();
@@ -337,7 +347,7 @@ export async function getStepForAgent(agent: AgentPrincipal, stepId: string, wai
       const due = now?.status === "pending_approval" && now.expiresAt <= new Date();
       if (now && !due && !isStepFinal(now.status)) {
         moved ||= now.status !== step.status;
-        step = { ...step, status: now.status };
+        step = { ...step, status: now.status, expiresAt: now.expiresAt };
         continue;
       }
       step = await find();

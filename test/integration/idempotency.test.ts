@@ -235,6 +235,27 @@ describe("publish with an Idempotency-Key", () => {
   });
 });
 
+describe("a long poll on a step waiting for approval", () => {
+  it("answers with its expiry when it comes, not at its next check", async () => {
+    // word_count has no "always allow" here: the step waits for the person.
+    const res = await post(
+      "/api/v1/steps",
+      { skill: "text-tools@2.0.1", tool: "word_count", input: { text: "expiring" } },
+      { authorization: `Bearer ${tokens.b}` },
+    );
+    const { id, status } = await res.json();
+    expect(status).toBe("pending_approval");
+    await env.db.step.update({ where: { id }, data: { expiresAt: new Date(Date.now() + 1_000) } });
+    const asked = Date.now();
+    const polled = await fetch(`${server.url}/api/v1/steps/${id}?wait=20`, {
+      headers: { authorization: `Bearer ${tokens.b}` },
+    });
+    expect((await polled.json()).status).toBe("expired");
+    // At its expiry (1 s), not at the poll's own check for lost wake-ups (5 s) nor its end (20 s).
+    expect(Date.now() - asked).toBeLessThan(4_000);
+  });
+});
+
 describe("a long poll ends with its client", () => {
   it("makes no query after the agent hangs up", async () => {
     const res = await callStep(tokens.b, null, "waiting");
@@ -252,14 +273,20 @@ describe("a long poll ends with its client", () => {
       headers: { authorization: `Bearer ${tokens.b}` },
       signal: hangUp.signal,
     }).catch(() => "hung up");
-    // Let it poll a little (it looks once a second while it waits), then hang up.
-    await new Promise((r) => setTimeout(r, 2_500));
+    const { channels, notify } = await import("../../lib/events");
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Let it look: its first read, then once per wake-up; then hang up.
+    await sleep(300);
+    await notify(channels.step(id));
+    await sleep(300);
     expect(looks()).toBeGreaterThanOrEqual(2);
     hangUp.abort();
     expect(await wait).toBe("hung up");
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     const atHangUp = looks();
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Neither a wake-up nor its own check (every 5 s while it waits) makes it look again.
+    await notify(channels.step(id));
+    await sleep(5_500);
     expect(looks()).toBe(atHangUp);
     query.mockRestore();
   });
