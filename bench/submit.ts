@@ -5,9 +5,10 @@
 //   (a) submission p50 of a person with a 1,000,000-entry ledger / one with 1,000: budget ≤ 1.2×;
 //   (b) p95 acceptance of 100 simultaneous first calls, 100 agents of one person (the load run of
 //       issue 23: one person's agents on their own Links): budget ≤ 100 ms, printed beside one
-//       lone call's p50.
-// `-- --entries N` sets the big ledger's length. The agents are a process of their own
-// (./call-client.mjs), so the web process's CPU is the server's alone.
+//       lone call's p50. Five bursts of new agents; each burst's p95 is shown and the median
+//       burst's is judged (one burst is one sample of a shared, noisy machine).
+// `-- --entries N` sets the big ledger's length, `-- --bursts N` the bursts. The agents are a
+// process of their own (./call-client.mjs), so the web process's CPU is the server's alone.
 import path from "node:path";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
@@ -50,6 +51,8 @@ async function startProfile(file: string | undefined) {
 const WARMUP = 5;
 const RUNS = 60;
 const BURST = 100;
+/** `-- --bursts N`: how many bursts of BURST first calls (the median one is judged). */
+const BURSTS = argAfter("--bursts") ?? 5;
 const RATIO_BUDGET = 1.2;
 const BURST_BUDGET_MS = 100;
 
@@ -207,30 +210,39 @@ async function main() {
       `      ratio at p50: ${ratio.toFixed(2)}× (budget ≤ ${RATIO_BUDGET}×) — ${verdict(ratio <= RATIO_BUDGET)}`,
     );
 
-    const tokens: string[] = [];
-    for (let i = 0; i < BURST; i++) tokens.push(await agentOf(big.id, `burst-${i}`));
-    const floor = await calls(tokens, true, "/bench/answer-only");
-    const profiler = await startProfile(argValue("--profile"));
-    const cpu0 = process.cpuUsage();
-    const wall0 = performance.now();
-    const burst = await calls(tokens, true);
-    const wall = performance.now() - wall0;
-    const cpu = process.cpuUsage(cpu0);
-    await profiler?.stop();
-    const p95 = pct(burst, 95);
+    // Several bursts, each of agents calling for the first time: one burst is one sample of a noisy
+    // machine, so the verdict is on the median burst, and every burst is shown.
+    const bursts: { ms: number[]; floor: number[]; wall: number; cpuMs: number }[] = [];
+    for (let b = 0; b < BURSTS; b++) {
+      const tokens: string[] = [];
+      for (let i = 0; i < BURST; i++) tokens.push(await agentOf(big.id, `burst-${b}-${i}`));
+      const floor = await calls(tokens, true, "/bench/answer-only");
+      const profiler = b === 0 ? await startProfile(argValue("--profile")) : null;
+      const cpu0 = process.cpuUsage();
+      const wall0 = performance.now();
+      const ms = await calls(tokens, true);
+      const wall = performance.now() - wall0;
+      const cpu = process.cpuUsage(cpu0);
+      await profiler?.stop();
+      bursts.push({ ms, floor, wall, cpuMs: (cpu.user + cpu.system) / 1000 });
+    }
+    const byP95 = [...bursts].sort((x, y) => pct(x.ms, 95) - pct(y.ms, 95));
+    const median = byP95[Math.floor(byP95.length / 2)]!;
+    const p95 = pct(median.ms, 95);
     console.log(
-      `  (b) ${BURST} simultaneous first calls, ${BURST} agents of the ${BIG.toLocaleString("en")}-entry person: p50 ${pct(burst, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...burst).toFixed(1)} ms`,
+      `  (b) ${BURST} simultaneous first calls, ${BURST} new agents of the ${BIG.toLocaleString("en")}-entry person, ${BURSTS} bursts:`,
     );
+    console.log(`      p95 of each burst: ${bursts.map((x) => pct(x.ms, 95).toFixed(1)).join(", ")} ms`);
     console.log(
-      `      one call alone (a): p50 ${pct(bigMs, 50).toFixed(1)} ms; budget p95 ≤ ${BURST_BUDGET_MS} ms — ${verdict(p95 <= BURST_BUDGET_MS)}`,
+      `      median burst: p50 ${pct(median.ms, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...median.ms).toFixed(1)} ms; one call alone (a): p50 ${pct(bigMs, 50).toFixed(1)} ms`,
     );
+    console.log(`      budget p95 ≤ ${BURST_BUDGET_MS} ms (the median burst's) — ${verdict(p95 <= BURST_BUDGET_MS)}`);
     console.log(
-      `      the same burst answered at once, without any work (the HTTP layer alone): p95 ${pct(floor, 95).toFixed(1)} ms`,
+      `      the same bursts answered at once, without any work (the HTTP layer alone): p95 ${bursts.map((x) => pct(x.floor, 95).toFixed(1)).join(", ")} ms`,
     );
-    // Where the burst's time went: the web process's CPU (route, Prisma, Redis clients); the agents' is not in it.
-    const cpuMs = (cpu.user + cpu.system) / 1000;
+    // Where a burst's time went: the web process's CPU (route, Prisma, Redis clients); the agents' is not in it.
     console.log(
-      `      the burst took ${(wall / 1000).toFixed(2)} s, of which this web process used ${(cpuMs / 1000).toFixed(2)} s CPU (${(cpuMs / BURST).toFixed(1)} ms a call)`,
+      `      the median burst took ${(median.wall / 1000).toFixed(2)} s, of which this web process used ${(median.cpuMs / 1000).toFixed(2)} s CPU (${(median.cpuMs / BURST).toFixed(1)} ms a call)`,
     );
 
     const differences = await ledgerDifferences();

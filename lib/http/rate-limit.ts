@@ -85,9 +85,20 @@ export async function consume(name: RateLimitName, id: string, points = 1): Prom
   }
 }
 
+/** Reads of one limit and id still in flight: requests that ask at the same moment share one. */
+const spentReads = new Map<string, Promise<RateLimiterRes | null>>();
+
 /** Throws RateLimitedError if `id` has already spent `name`, without counting anything. */
 export async function assertNotSpent(name: RateLimitName, id: string): Promise<void> {
-  const res = await limiter(name).get(id);
+  const readKey = `${name}\n${id}`;
+  let read = spentReads.get(readKey);
+  if (!read) {
+    read = limiter(name)
+      .get(id)
+      .finally(() => spentReads.delete(readKey));
+    spentReads.set(readKey, read);
+  }
+  const res = await read;
   if (res && res.consumedPoints >= rateLimit(name).points) {
     throw new RateLimitedError(state(name, res));
   }
