@@ -85,6 +85,22 @@ export async function consume(name: RateLimitName, id: string, points = 1): Prom
   }
 }
 
+/**
+ * What `id` has spent on `name`, or null when nothing: one GET (sent with the request's other
+ * commands), and the limiter's own read (a MULTI, for the time left) only once it is spent. With
+ * Redis away, the limiter's read answers from memory.
+ */
+async function readSpent(name: RateLimitName, id: string): Promise<RateLimiterRes | null> {
+  const l = limiter(name);
+  if (redis().status === "ready") {
+    const consumed = await redis()
+      .get(l.getKey(id))
+      .catch(() => undefined);
+    if (consumed === null || (consumed !== undefined && Number(consumed) < rateLimit(name).points)) return null;
+  }
+  return l.get(id);
+}
+
 /** Reads of one limit and id still in flight: requests that ask at the same moment share one. */
 const spentReads = new Map<string, Promise<RateLimiterRes | null>>();
 
@@ -93,9 +109,7 @@ export async function assertNotSpent(name: RateLimitName, id: string): Promise<v
   const readKey = `${name}\n${id}`;
   let read = spentReads.get(readKey);
   if (!read) {
-    read = limiter(name)
-      .get(id)
-      .finally(() => spentReads.delete(readKey));
+    read = readSpent(name, id).finally(() => spentReads.delete(readKey));
     spentReads.set(readKey, read);
   }
   const res = await read;
