@@ -6,7 +6,7 @@ import "server-only";
 import type { AgentPrincipal } from "../agents";
 import { db } from "../db";
 import { AppError } from "../errors";
-import { createSkillRunStep, getStepForAgent, personStepInclude, stepForPerson } from "../steps";
+import { agentStepWithRun, createSkillRunStep, getStepForAgent, personStepInclude, stepForPerson } from "../steps";
 
 export type RunPlacement = "own" | "pool";
 
@@ -37,11 +37,13 @@ type AgentView = Awaited<ReturnType<typeof getStepForAgent>> & {
   job?: { id?: string; state?: string; placement?: string | null; attestation?: unknown } | null;
 };
 
-async function withJob(view: AgentView): Promise<McpStep> {
-  let runId = view.run_id ?? view.job?.id ?? null;
-  let jobState = view.job?.state ?? null;
-  let placement = (view.placement ?? view.job?.placement ?? null) as RunPlacement | null;
-  if (!runId || !jobState) {
+type KnownRun = { id: string; state: string | null; placement: RunPlacement | null } | null;
+
+async function withJob(view: AgentView, known?: KnownRun): Promise<McpStep> {
+  let runId = known?.id ?? view.run_id ?? view.job?.id ?? null;
+  let jobState = known?.state ?? view.job?.state ?? null;
+  let placement = (known?.placement ?? view.placement ?? view.job?.placement ?? null) as RunPlacement | null;
+  if (known === undefined && (!runId || !jobState)) {
     const job = await db.runJob.findUnique({ where: { stepId: view.id }, select: { id: true, state: true, placement: true } });
     runId ??= job?.id ?? null;
     jobState ??= job?.state ?? null;
@@ -73,7 +75,8 @@ export async function startSkillRun(agent: AgentPrincipal, call: { skill: string
 
 /** The step now (its agent only; anyone else's answers step.not_found). */
 export async function readSkillRun(agent: AgentPrincipal, stepId: string) {
-  return withJob((await getStepForAgent(agent, stepId, 0)) as AgentView);
+  const { view, run } = await agentStepWithRun(agent, stepId);
+  return withJob(view as AgentView, run);
 }
 
 /** One step of the signed-in person, as the dashboard shows it (the approval page of an elicitation). */

@@ -14,7 +14,6 @@ import { db, type MediaObject, Prisma } from "../db";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { LocalBlobBackend } from "./local-store";
-import { forgetBlob, recentBlob, rememberBlob } from "./recent";
 import { type BlobBackend, contentKey, sha256Hex } from "./store";
 import { VercelBlobBackend } from "./vercel-store";
 
@@ -192,7 +191,6 @@ export async function deleteUnreferencedBlobs(sha256s: Iterable<string>): Promis
     const removed = await db.$transaction(async (tx) => {
       await tx.$executeRaw(lockSql(sha256, "exclusive"));
       if ((await tx.mediaObject.count({ where: { sha256, inlineBytes: null } })) > 0) return false;
-      forgetBlob(key);
       await mediaBackend().delete(key);
       return true;
     });
@@ -215,7 +213,7 @@ export async function readMediaBytes(
   const { id } = object;
   const bytes = object.inlineBytes
     ? Buffer.from(object.inlineBytes.buffer, object.inlineBytes.byteOffset, object.inlineBytes.byteLength)
-    : (recentBlob(object.storageKey) ?? (await mediaBackend().get(object.storageKey)));
+    : await mediaBackend().get(object.storageKey);
   const actual = sha256Hex(bytes);
   if (actual !== object.sha256 || bytes.length !== object.sizeBytes) {
     log.error("media integrity mismatch: bytes do not match the recorded sha256", {
@@ -234,7 +232,6 @@ export async function readMediaBytes(
       },
     );
   }
-  if (!object.inlineBytes) rememberBlob(object.storageKey, bytes);
   return bytes;
 }
 

@@ -6,6 +6,8 @@ import { sqlPool, type Step } from "../db";
 
 export type AgentJob = {
   id: string;
+  /** The run's state (queued, placed, running, succeeded…), for MCP's progress; read by readAgentStep. */
+  state?: string;
   placement: "own" | "pool" | null;
   costMicros: bigint | null;
   attestation?: unknown;
@@ -33,7 +35,7 @@ const ms = (column: string) => `round(extract(epoch FROM ${column}) * 1000)::flo
 const AGENT_STEP_SQL = `
   SELECT s.id, s.kind, s.label, s.target, s.status::text AS status, ${ms('s."createdAt"')} AS "createdAtMs",
          ${ms('s."expiresAt"')} AS "expiresAtMs", s.message, s."wallMs", s."exitStatus", s.result,
-         j.id AS "jobId", j.placement::text AS placement, j."costMicros"::text AS "costMicros", j.attestation,
+         j.id AS "jobId", j.state::text AS "jobState", j.placement::text AS placement, j."costMicros"::text AS "costMicros", j.attestation,
          l.name AS "linkName"
   FROM "Step" AS s
   LEFT JOIN "RunJob" AS j ON j."stepId" = s.id
@@ -44,6 +46,7 @@ type Row = Omit<AgentStep, "createdAt" | "expiresAt" | "job"> & {
   createdAtMs: number;
   expiresAtMs: number;
   jobId: string | null;
+  jobState: string | null;
   placement: AgentJob["placement"];
   costMicros: string | null;
   attestation: unknown;
@@ -62,7 +65,7 @@ export async function readAgentStep(
   });
   const row = rows[0];
   if (!row) return null;
-  const { createdAtMs, expiresAtMs, jobId, placement, costMicros, attestation, linkName, ...step } = row;
+  const { createdAtMs, expiresAtMs, jobId, jobState, placement, costMicros, attestation, linkName, ...step } = row;
   return {
     ...step,
     createdAt: new Date(createdAtMs),
@@ -70,6 +73,7 @@ export async function readAgentStep(
     job: jobId
       ? {
           id: jobId,
+          state: jobState ?? "queued",
           placement,
           costMicros: costMicros === null ? null : BigInt(costMicros),
           attestation,

@@ -307,6 +307,23 @@ export function stepForAgent(step: AgentStep) {
   };
 }
 
+/** The agent's step now (a pending one past its window expired first); another's is step.not_found. */
+async function findAgentStep(agent: AgentPrincipal, stepId: string): Promise<AgentStep> {
+  const step = await readAgentStep(stepId, agent);
+  if (!step) throw new AppError("step.not_found", "That step was not found.");
+  if (!(await expireIfDue(step))) return step;
+  return (await readAgentStep(stepId, agent))!;
+}
+
+/** The agent's answer for its step now, with its run's state and placement (MCP's progress), in one read. */
+export async function agentStepWithRun(agent: AgentPrincipal, stepId: string) {
+  const step = await findAgentStep(agent, stepId);
+  return {
+    view: stepForAgent(step),
+    run: step.job ? { id: step.job.id, state: step.job.state ?? null, placement: step.job.placement } : null,
+  };
+}
+
 /** A pending step past its approval window ends `expired` as soon as anyone looks at it. */
 async function expireIfDue(step: Pick<Step, "id" | "status" | "expiresAt">): Promise<boolean> {
   if (step.status !== "pending_approval" || step.expiresAt > new Date()) return false;
@@ -319,12 +336,7 @@ async function expireIfDue(step: Pick<Step, "id" | "status" | "expiresAt">): Pro
  */
 export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0, signal?: AbortSignal) {
   const deadline = Date.now() + Math.min(Math.max(waitSeconds, 0), MAX_WAIT_SECONDS) * 1000;
-  const find = async () => {
-    const step = await readAgentStep(stepId, agent);
-    if (!step) throw new AppError("step.not_found", "That step was not found.");
-    if (!(await expireIfDue(step))) return step;
-    return (await readAgentStep(stepId, agent))!;
-  };
+  const find = () => findAgentStep(agent, stepId);
   // Listening from before the first read: a change while it reads is not waited a second for.
   const watching = deadline > Date.now() ? watch([channels.step(stepId)]) : null;
   try {
