@@ -70,7 +70,9 @@ async function withJob(view: AgentView, known?: KnownRun): Promise<McpStep> {
 
 /** tools/call: the same step POST /api/v1/steps makes, with the same rules. */
 export async function startSkillRun(agent: AgentPrincipal, call: { skill: string; tool: string; input: unknown }) {
-  return withJob((await createSkillRunStep(agent, call)) as AgentView);
+  const view = (await createSkillRunStep(agent, call)) as AgentView;
+  // Just made: its run, if it has one, is as far as its id says (the run's next look reads the rest).
+  return withJob(view, view.run_id ? { id: view.run_id, state: null, placement: null } : undefined);
 }
 
 /** The step now (its agent only; anyone else's answers step.not_found). */
