@@ -160,7 +160,10 @@ function stageWords(stage: Stage, step: McpStep): string {
 async function followRun(agent: AgentPrincipal, start: McpStep, extra: Extra, progress: Progress): Promise<McpStep> {
   const watching = watch([channels.step(start.id)]);
   try {
-    return await followWatched(agent, start, extra, progress, watching);
+    // Read again once listening: a run that moved (or ended) since `start` was read is not
+    // waited on until the next look.
+    const now = TERMINAL_STATUSES.has(start.status) ? start : await readSkillRun(agent, start.id);
+    return await followWatched(agent, now, extra, progress, watching);
   } finally {
     watching.close();
   }
