@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { Tool as McpTool, Prompt, Resource as McpResource } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentPrincipal } from "../agents";
 import type { SkillDocument, Tool } from "../contracts";
-import { db } from "../db";
+import { db, sqlPool, type VersionStatus } from "../db";
 import { checkFindingsAck, installBlock } from "../installs";
 import { whereItRuns } from "./messages";
 import { mcpToolNames } from "./tool-names";
@@ -19,15 +19,12 @@ export type Catalog = { tools: CatalogTool[]; prompts: CatalogPrompt[]; resource
 const RESOURCE_ROOT = "openvibe://skills";
 export const resourceUri = (slug: string, version: string, path: string) => `${RESOURCE_ROOT}/${slug}/${version}/${path}`;
 
-// `toolsOnly`: the sandbox skills alone (tools/list and tools/call), without reading every prompt
-// skill's instructions and Markdown resources.
-async function runnableInstalls(agent: AgentPrincipal, toolsOnly: boolean) {
+async function runnableInstalls(agent: AgentPrincipal) {
   const rows = await db.install.findMany({
     where: {
       userId: agent.userId,
       projectId: agent.projectId,
       enabled: true,
-      ...(toolsOnly ? { version: { runs: "sandbox" as const } } : {}),
     },
     select: {
       findingsAckHash: true,
@@ -50,17 +47,55 @@ async function runnableInstalls(agent: AgentPrincipal, toolsOnly: boolean) {
   // Only what can run (or be read) right now: a tools/call of anything else would only fail.
   return rows
     .filter((r) => !installBlock(r.version) && checkFindingsAck(r.version.status, r.version.listing?.findingsHash ?? null, r.findingsAckHash).ok)
-    .sort((a, b) => (a.skill.slug < b.skill.slug ? -1 : a.skill.slug > b.skill.slug ? 1 : 0));
+    .sort((a, b) => bySlug(a.skill, b.skill));
 }
 
 export async function loadCatalog(agent: AgentPrincipal): Promise<Catalog> {
-  return catalogOf(await runnableInstalls(agent, false));
+  return catalogOf(await runnableInstalls(agent));
 }
+
+// The sandbox installs' tools alone, for tools/list and every tools/call: one prepared statement
+// that reads each version's `tools`, not its whole document.
+const TOOLS_SQL = `
+  SELECT s.slug, v.id AS "versionId", v.version, v.status::text AS status, v."retiredAt",
+         i."findingsAckHash", l."findingsHash", v.document->>'contract' AS contract, v.document->'tools' AS tools
+    FROM "Install" i
+    JOIN "Skill" s ON s.id = i."skillId"
+    JOIN "SkillVersion" v ON v.id = i."versionId"
+    LEFT JOIN "Listing" l ON l."versionId" = v.id
+   WHERE i."userId" = $1 AND i."projectId" = $2 AND i.enabled AND v.runs::text = 'sandbox'`;
+
+type ToolsRow = {
+  slug: string;
+  versionId: string;
+  version: string;
+  status: VersionStatus;
+  retiredAt: Date | null;
+  findingsAckHash: string | null;
+  findingsHash: string | null;
+  contract: string | null;
+  tools: Tool[] | null;
+};
 
 /** The tools alone: the same entries, names included, as loadCatalog's. */
 export async function loadTools(agent: AgentPrincipal): Promise<CatalogTool[]> {
-  return catalogOf(await runnableInstalls(agent, true)).tools;
+  const { rows } = await sqlPool().query<ToolsRow>({
+    name: "mcp-tools",
+    text: TOOLS_SQL,
+    values: [agent.userId, agent.projectId],
+  });
+  const found: Omit<CatalogTool, "name" | "mcp">[] = [];
+  for (const row of rows
+    .filter((r) => !installBlock(r) && checkFindingsAck(r.status, r.findingsHash, r.findingsAckHash).ok)
+    .sort(bySlug)) {
+    if (row.contract !== "actor.skill@2") continue;
+    for (const tool of Array.isArray(row.tools) ? row.tools : [])
+      found.push({ slug: row.slug, version: row.version, versionId: row.versionId, tool });
+  }
+  return namedTools(found);
 }
+
+const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
 function catalogOf(installs: Awaited<ReturnType<typeof runnableInstalls>>): Catalog {
   const found: Omit<CatalogTool, "name" | "mcp">[] = [];
@@ -101,8 +136,13 @@ function catalogOf(installs: Awaited<ReturnType<typeof runnableInstalls>>): Cata
       });
     }
   }
+  return { tools: namedTools(found), prompts, resources };
+}
+
+/** The entries with their MCP names (unique across the list) and descriptions. */
+function namedTools(found: Omit<CatalogTool, "name" | "mcp">[]): CatalogTool[] {
   const names = mcpToolNames(found.map((t) => ({ slug: t.slug, tool: t.tool.name })));
-  const tools = found.map((t, i) => {
+  return found.map((t, i) => {
     const name = names[i]!;
     const title = `${t.slug}: ${t.tool.name}`;
     const mcp: McpTool = {
@@ -115,7 +155,6 @@ function catalogOf(installs: Awaited<ReturnType<typeof runnableInstalls>>): Cata
     };
     return { ...t, name, mcp };
   });
-  return { tools, prompts, resources };
 }
 
 export type Fingerprints = { tools: string; prompts: string; resources: string };
