@@ -6,7 +6,8 @@
 import type { RateLimitName } from "../config/rate-limits";
 import { AppError } from "../errors";
 import { clientIp } from "./client-ip";
-import { assertNotSpent, consume, RateLimitedError, rateKey, rateLimitHeaders, type RateState } from "./rate-limit";
+import { log } from "../log";
+import { assertNotSpent, consume, RateLimitedError, rateKey, refund, rateLimitHeaders, type RateState } from "./rate-limit";
 
 /** Limits a route may add on top of the per-caller one: counted per person, or per IP when anonymous. */
 export type RouteRateLimit = Extract<RateLimitName, "signUp" | "publish" | "signIn">;
@@ -31,6 +32,8 @@ export class RateLimitGate {
   private tightest: RateState | null = null;
   private limitedHeaders: Record<string, string> | null = null;
   private readonly ipKey: string;
+  /** The principal's bucket this request was counted against. */
+  private counted: { name: RateLimitName; id: string } | null = null;
 
   constructor(
     req: Request,
@@ -58,8 +61,17 @@ export class RateLimitGate {
     }
     const bucket = principalBucket(principal);
     await this.count(bucket.name, bucket.id || this.ipKey);
+    this.counted = { name: bucket.name, id: bucket.id || this.ipKey };
     if (this.extra) await this.count(this.extra, bucket.person ? rateKey("user", bucket.person) : this.ipKey);
     return principal;
+  }
+
+  /** Gives back the point this request cost its principal (in the background: the answer does not wait). */
+  refund(): void {
+    const counted = this.counted;
+    this.counted = null;
+    if (!counted) return;
+    refund(counted.name, counted.id).catch((err: unknown) => log.warn("rate limit: a refund failed", { err }));
   }
 
   /** The response with this request's rate-limit headers. */

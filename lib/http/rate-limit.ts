@@ -118,6 +118,11 @@ export async function assertNotSpent(name: RateLimitName, id: string): Promise<v
   }
 }
 
+/** Gives `points` back to `id` on `name` (a request that turned out not to count). */
+export async function refund(name: RateLimitName, id: string, points = 1): Promise<void> {
+  await limiter(name).reward(id, points);
+}
+
 /** Forgets what `id` has spent on `name` (e.g. failed sign-ins once one succeeds). */
 export async function reset(name: RateLimitName, id: string): Promise<void> {
   await limiter(name).delete(id);

@@ -24,7 +24,7 @@ type Ctx<Principal, Body, Query> = {
   idempotencyKey: string | null;
 };
 
-type RouteOptions<Principal, Body, Query> = {
+type RouteOptions<Principal, Body, Query, Answer> = {
   /** Resolves who is asking, or throws an AppError (401/404). Omit for public routes. */
   auth?: (req: Request, rawBody: string) => Promise<Principal>;
   body?: ZodType<Body>;
@@ -36,13 +36,18 @@ type RouteOptions<Principal, Body, Query> = {
   rateLimit?: RouteRateLimit;
   /** Takes an `Idempotency-Key` (lib/http/idempotency.ts): the same request twice is done once. */
   idempotent?: true;
-  handler: (ctx: Ctx<Principal, Body, Query>) => Promise<unknown>;
+  /**
+   * Whether an answer did work the server handed out (a poll that hands over jobs, a job's first
+   * result): such a request is not counted against its caller's limit (its point goes back).
+   */
+  uncountedIf?: (answer: Answer) => boolean;
+  handler: (ctx: Ctx<Principal, Body, Query>) => Promise<Answer>;
 };
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]> | undefined> };
 
-export function route<Principal = undefined, Body = undefined, Query = undefined>(
-  options: RouteOptions<Principal, Body, Query>,
+export function route<Principal = undefined, Body = undefined, Query = undefined, Answer = unknown>(
+  options: RouteOptions<Principal, Body, Query, Answer>,
 ) {
   return withRequestMetrics(async (req: Request, context?: NextRouteContext): Promise<Response> => {
     // Rate limits first (before the body is read); every answer carries their headers.
@@ -90,6 +95,7 @@ export function route<Principal = undefined, Body = undefined, Query = undefined
           params,
           idempotencyKey,
         });
+        if (options.uncountedIf?.(result)) gate.refund();
         return result instanceof Response ? result : json(result ?? { ok: true }, 200, requestId);
       };
       if (!options.idempotent) return await run(null);

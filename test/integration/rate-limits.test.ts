@@ -120,6 +120,39 @@ describe("rate limits", () => {
     expect(Number(me.headers.get("ratelimit-remaining"))).toBeGreaterThan(0);
   });
 
+  it("does not count a Link's requests that hand over or finish the server's work, and counts the rest", async () => {
+    const { route } = await import("../../lib/http/route");
+    const { points, durationSeconds } = limits.LINK_RATE_LIMIT;
+    const linkId = `link-${randomBytes(6).toString("hex")}`;
+    // As the poll and result routes: an answer that hands over a job (or records a first result) is uncounted.
+    const handler = route({
+      auth: async () => ({ linkId, userId: "someone" }),
+      handler: async ({ req }) => ({ handed: new URL(req.url).searchParams.get("work") === "1" }),
+      uncountedIf: (answer) => answer.handed,
+    });
+    const link = await serveRoutes([{ method: "GET", pattern: "/work", handler }]);
+    try {
+      const ask = async (work: boolean) => {
+        const res = await fetch(`${link.url}/work?work=${work ? 1 : 0}`);
+        await res.arrayBuffer();
+        return res;
+      };
+      // More requests than the limit, each doing the server's work: none is refused, none stays counted.
+      for (let i = 0; i < points + 20; i++) {
+        const res = await ask(true);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("ratelimit-remaining")).toBe(String(points - 1));
+      }
+      // Requests that do none (an empty poll, a repeated result) count as any other.
+      for (let i = 0; i < points; i++) expect((await ask(false)).status).toBe(200);
+      expectLimited(await ask(false), points, durationSeconds);
+      // Spent is spent: a request that would hand over work waits too.
+      expectLimited(await ask(true), points, durationSeconds);
+    } finally {
+      await link.close();
+    }
+  });
+
   it("makes an IP that keeps failing to authenticate wait, even with a good token afterwards", async () => {
     const { points, durationSeconds } = limits.AUTH_FAILURE_RATE_LIMIT;
     const bad = () =>

@@ -9,4 +9,6 @@ export const POST = route({
   auth: authenticateLink,
   body: pollRequestSchema,
   handler: async ({ req, principal, body }) => pollForJob(principal, body, req.signal),
+  // A poll that hands over jobs is the server's own work: only empty polls count against the Link.
+  uncountedIf: (answer) => answer.job !== null,
 });

@@ -9,4 +9,6 @@ export const POST = route({
   body: resultRequestSchema,
   maxBodyBytes: 256 * 1024,
   handler: async ({ principal, params, body }) => recordResult(principal, params.id ?? "", body),
+  // A job's first result does not count against its Link; a repeat or a refusal does.
+  uncountedIf: (answer) => answer.recorded,
 });
