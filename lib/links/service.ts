@@ -21,21 +21,39 @@ export const isOnline = (lastSeenAt: Date | null, now = Date.now()) =>
 
 export type LinkStateView = { link_id: string; name: string; runner: Runner; pool: boolean; pool_approved: boolean };
 
-// $1 now, $2 the pool offer, $3 the report's runner epoch, $4 the runner on, $5 the Link.
-const REPORT_SQL = `
-  UPDATE "Link" SET
-    "lastSeenAt" = $1::timestamp,
-    "poolOffer" = $2,
-    "runnerEnabled" = CASE
+/** A report that changes nothing rewrites `lastSeenAt` only when it is older than this. */
+export const SEEN_REFRESH_MS = 2_000;
+
+const NEXT_RUNNER = `CASE
       WHEN $3::int < "runnerEpoch" THEN "runnerEnabled"
       WHEN "remoteOffEpoch" IS NOT NULL AND $3::int <= "remoteOffEpoch" THEN false
-      ELSE $4 END,
-    "remoteOffEpoch" = CASE
+      ELSE $4 END`;
+const NEXT_REMOTE_OFF = `CASE
       WHEN $3::int >= "runnerEpoch" AND ("remoteOffEpoch" IS NULL OR $3::int > "remoteOffEpoch") THEN NULL
-      ELSE "remoteOffEpoch" END,
-    "runnerEpoch" = GREATEST("runnerEpoch", $3::int)
-  WHERE id = $5
-  RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"`;
+      ELSE "remoteOffEpoch" END`;
+
+// $1 now, $2 the pool offer, $3 the report's runner epoch, $4 the runner on, $5 the Link, $6 the
+// oldest `lastSeenAt` a report that changes nothing leaves as it is. Such a report (a busy Link
+// polls many times a second) writes nothing: the row is only read.
+const REPORT_SQL = `
+  WITH moved AS (
+    UPDATE "Link" SET
+      "lastSeenAt" = $1::timestamp,
+      "poolOffer" = $2,
+      "runnerEnabled" = ${NEXT_RUNNER},
+      "remoteOffEpoch" = ${NEXT_REMOTE_OFF},
+      "runnerEpoch" = GREATEST("runnerEpoch", $3::int)
+    WHERE id = $5 AND (
+      "lastSeenAt" IS NULL OR "lastSeenAt" < $6::timestamp
+      OR "poolOffer" IS DISTINCT FROM $2 OR $3::int > "runnerEpoch"
+      OR "runnerEnabled" IS DISTINCT FROM ${NEXT_RUNNER}
+      OR "remoteOffEpoch" IS DISTINCT FROM ${NEXT_REMOTE_OFF})
+    RETURNING id, name, "runnerEnabled", "poolOffer", "poolApprovedAt"
+  )
+  SELECT * FROM moved
+  UNION ALL
+  SELECT id, name, "runnerEnabled", "poolOffer", "poolApprovedAt" FROM "Link"
+  WHERE id = $5 AND NOT EXISTS (SELECT 1 FROM moved)`;
 
 /**
  * What a Link reports on every poll and heartbeat; answers the runner as the server now treats it.
@@ -43,6 +61,7 @@ const REPORT_SQL = `
  * the dashboard's "off" holds until a switch newer than the one it saw.
  */
 export async function reportLinkState(linkId: string, report: LinkReport): Promise<LinkStateView> {
+  const now = new Date();
   const { rows } = await sqlPool().query<{
     id: string;
     name: string;
@@ -52,7 +71,7 @@ export async function reportLinkState(linkId: string, report: LinkReport): Promi
   }>({
     name: "link-report-state",
     text: REPORT_SQL,
-    values: [utcText(new Date()), report.pool, report.runner_epoch, report.runner === "on", linkId],
+    values: [utcText(now), report.pool, report.runner_epoch, report.runner === "on", linkId, utcText(new Date(now.getTime() - SEEN_REFRESH_MS))],
   });
   const link = rows[0];
   if (!link) throw new AppError("link.not_found", "That Link was not found.");

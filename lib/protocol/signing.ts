@@ -58,14 +58,24 @@ export function publicKeyToText(key: KeyObject): string {
   return jwk.x;
 }
 
+/** Keys parsed lately (a Link signs every request with the same one), oldest first. */
+const parsedKeys = new Map<string, KeyObject>();
+const PARSED_KEYS_MAX = 1024;
+
 /** Parses a base64url Ed25519 public key, or returns null when it is not one. */
 export function parsePublicKey(text: string): KeyObject | null {
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
+  const known = parsedKeys.get(text);
+  if (known) return known;
+  let key: KeyObject;
   try {
-    return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: text }, format: "jwk" });
+    key = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: text }, format: "jwk" });
   } catch {
     return null;
   }
+  if (parsedKeys.size >= PARSED_KEYS_MAX) parsedKeys.delete(parsedKeys.keys().next().value!);
+  parsedKeys.set(text, key);
+  return key;
 }
 
 export function sha256Hex(body: Uint8Array | string): string {

@@ -99,6 +99,25 @@ describe("signed requests", () => {
     expect(rows.find((l) => l.id === linkId)).toMatchObject({ online: true, runner: "on" });
   });
 
+  it("writes a report that changes nothing only once its last sighting is stale; a change at once", async () => {
+    const seen = async () => (await env.db.link.findUniqueOrThrow({ where: { id: linkId } })).lastSeenAt!.getTime();
+    const { SEEN_REFRESH_MS } = await import("../../lib/links/service");
+    await env.db.link.update({ where: { id: linkId }, data: { lastSeenAt: new Date(Date.now() - SEEN_REFRESH_MS - 1_000) } });
+    expect((await beat(key, linkId)).status).toBe(200);
+    const refreshed = await seen();
+    expect(Date.now() - refreshed).toBeLessThan(SEEN_REFRESH_MS);
+    // The same report again, at once: read, not written.
+    expect((await beat(key, linkId)).status).toBe(200);
+    expect(await seen()).toBe(refreshed);
+    // A report that changes something is written however fresh the row.
+    const off = signed("/api/link/v1/heartbeat", key, linkId, { runner: "off", runner_epoch: 2, pool: false });
+    const res = await heartbeat.POST(off);
+    expect(await res.json()).toMatchObject({ runner: "off" });
+    expect(await env.db.link.findUniqueOrThrow({ where: { id: linkId } })).toMatchObject({ runnerEnabled: false, runnerEpoch: 2 });
+    const on = signed("/api/link/v1/heartbeat", key, linkId, { runner: "on", runner_epoch: 3, pool: false });
+    expect(await (await heartbeat.POST(on)).json()).toMatchObject({ runner: "on" });
+  });
+
   it("refuses a forged signature", async () => {
     const intruder = generateLinkKeyPair();
     const res = await beat(intruder, linkId);

@@ -217,7 +217,8 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
     effects.timer(leaseTimer(moved.id, lease));
     if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
   }
-  // Not waited for: the jobs go to their Link at once; wake-ups and an early timer only make things faster.
-  void effects.run();
+  // Not waited for, and begun only after the answer is on its way: the jobs go to their Link at
+  // once; wake-ups and an early timer only make things faster.
+  setImmediate(() => void effects.run());
   return new Set(rows.map((r) => r.id));
 }
