@@ -195,6 +195,7 @@ async function claimAndHandOver(
     max: request.max ?? 1,
     memFreeBytes: request.mem_free_bytes ?? null,
     leaseTimers: !request.inline,
+    startNow: Boolean(request.inline),
   });
   if (!claimed.length) return null;
   const revoked = revokedFor(link.linkId);
@@ -206,14 +207,20 @@ async function claimAndHandOver(
   await startLeaseTimers(unstarted);
   const runnable: Claimed[] = [];
   for (const job of claimed.filter(runsOnLinks)) {
+    // Started by the claim itself: its start checks held there.
+    if (job.started) {
+      runnable.push(job);
+      continue;
+    }
     const withdrawal = withdrawalOf(job.atStart);
     if (withdrawal) await cancelJob(job.id, withdrawal.code, withdrawal.message);
     else runnable.push(job);
   }
   const started = await startClaimedJobs(
     link.linkId,
-    runnable.map((job) => job.id),
+    runnable.filter((job) => !job.started).map((job) => job.id),
   );
+  for (const job of runnable) if (job.started) started.add(job.id);
   let inlineLeft = INLINE_ANSWER_MAX_BYTES;
   const handed: Handed[] = [];
   for (const job of claimed) {

@@ -97,6 +97,34 @@ describe("a poll with inline", () => {
       await env.db.install.updateMany({ where: { userId: person.id, versionId }, data: { enabled: true } });
     }
   });
+
+  it("starts a flagged version's job only while the person's confirmation matches its findings", async () => {
+    const link = await linkFor(env, person.id);
+    const listing = await env.db.listing.findUniqueOrThrow({ where: { versionId } });
+    const version = await env.db.skillVersion.findUniqueOrThrow({ where: { id: versionId } });
+    await env.db.skillVersion.update({ where: { id: versionId }, data: { status: "flagged" } });
+    await env.db.listing.update({ where: { versionId }, data: { findingsHash: "findings-1" } });
+    const confirm = (ack: string | null) =>
+      env.db.install.updateMany({ where: { userId: person.id, versionId }, data: { findingsAckHash: ack } });
+    try {
+      await confirm("findings-1");
+      const confirmed = await queuedJob();
+      const answer = await poll(link, true);
+      expect([answer.job?.id, answer.started]).toEqual([confirmed, true]);
+      expect((await env.db.runJob.findUniqueOrThrow({ where: { id: confirmed } })).state).toBe("running");
+      await report(link, confirmed, ok({ slug: "hello-world" }));
+
+      // Its findings change after the call was queued: the confirmation no longer covers them.
+      const stale = await queuedJob();
+      await env.db.listing.update({ where: { versionId }, data: { findingsHash: "findings-2" } });
+      expect((await poll(link, true)).job).toBeNull();
+      expect((await env.db.runJob.findUniqueOrThrow({ where: { id: stale } })).state).toBe("cancelled");
+    } finally {
+      await env.db.skillVersion.update({ where: { id: versionId }, data: { status: version.status } });
+      await env.db.listing.update({ where: { versionId }, data: { findingsHash: listing.findingsHash } });
+      await confirm(null);
+    }
+  });
 });
 
 describe("a poll without inline (an older Link)", () => {

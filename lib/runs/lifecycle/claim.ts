@@ -1,9 +1,12 @@
-// A Link's poll takes jobs in two statements: the claim (queued → placed), which also reads what the
-// Link is told about each job, what its start checks once more and its inputs' media rows; and the
-// start of the ones that may run (placed → running, their steps queued → running) all at once.
-// Both speak SQL to PostgreSQL themselves (prepared, without the ORM's work per query).
+// A Link's poll takes jobs in one statement: the claim (queued → placed), which also reads what the
+// Link is told about each job, what its start checks once more and its inputs' media rows; asked
+// to, it starts at once (placed → running, their steps queued → running) the ones that plainly may
+// run (a runner job of a version neither retired nor flagged whose install is on). Any other it
+// leaves placed, for the start checks and `startClaimedJobs`, the second statement. Both speak SQL
+// to PostgreSQL themselves (prepared, without the ORM's work per query).
 import "server-only";
 import { sqlPool, utcText, type RunJob, type VersionStatus } from "../../db";
+import { JOB_CLASS, RUNNER_ARTIFACT } from "../../protocol";
 import { START_LEASE_MS, RUNNING_LEASE_MS } from "../constants";
 import { Effects } from "./effects";
 import { leaseTimer } from "./jobs";
@@ -41,12 +44,15 @@ export type StartFacts = {
 /** `inline`: the bytes, in base64, of an object kept in its row (a call's job.json). */
 export type ClaimedMedia = { id: string; sha256: string; sizeBytes: number; storageKey: string; inline: string | null };
 
-export type Claimed = ClaimedJob & { leaseExpiresAt: Date; atStart: StartFacts; media: ClaimedMedia[] };
+/** `started`: the claim started it too (its lease is then the running one). */
+export type Claimed = ClaimedJob & { leaseExpiresAt: Date; atStart: StartFacts; media: ClaimedMedia[]; started: boolean };
 
 /** How many of the oldest claimable jobs one claim weighs against each other for fairness. */
 const CLAIM_WINDOW = 64;
 
-// $1 the Link, $2 now, $3 the window, $4 max, $5 the memory free (or null), $6 the start lease.
+// $1 the Link, $2 now, $3 the window, $4 max, $5 the memory free (or null), $6 the start lease,
+// $7 whether to start the plainly runnable ones, $8 the running lease, $9-$11 the job class and
+// runner artifact a Link runs.
 const CLAIM_SQL = `
   WITH me AS (
     SELECT "userId", ("poolOffer" AND "poolApprovedAt" IS NOT NULL) AS pool FROM "Link"
@@ -77,17 +83,32 @@ const CLAIM_SQL = `
       SELECT id, own, place, SUM("memBytes") OVER (ORDER BY place) AS needed FROM taken
     ) AS fit
     WHERE $5::bigint IS NULL OR needed <= $5::bigint
+  ), startable AS (
+    SELECT candidate.id FROM candidate
+    JOIN "RunJob" AS j ON j.id = candidate.id
+    JOIN "SkillVersion" AS v ON v.id = j."versionId"
+    JOIN "Install" AS i ON i."userId" = j."userId" AND i."versionId" = v.id
+    WHERE $7::boolean AND v."retiredAt" IS NULL AND v.status = 'passed' AND i.enabled
+      AND j.class = $9 AND j."artifactName" = $10 AND j."artifactVersion" = $11
   ), claimed AS (
     UPDATE "RunJob" AS j
-    SET state = 'placed', "linkId" = $1,
+    SET state = (CASE WHEN startable.id IS NULL THEN 'placed' ELSE 'running' END)::"JobState", "linkId" = $1,
         placement = (CASE WHEN candidate.own THEN 'own' ELSE 'pool' END)::"Placement",
-        "placedAt" = $2::timestamp, attempts = j.attempts + 1, "leaseExpiresAt" = $6::timestamp
-    FROM candidate WHERE j.id = candidate.id
+        "placedAt" = $2::timestamp, attempts = j.attempts + 1,
+        "startedAt" = CASE WHEN startable.id IS NULL THEN j."startedAt" ELSE $2::timestamp END,
+        "leaseExpiresAt" = CASE WHEN startable.id IS NULL THEN $6::timestamp ELSE $8::timestamp END
+    FROM candidate LEFT JOIN startable ON startable.id = candidate.id
+    WHERE j.id = candidate.id
     RETURNING j.id, j."userId", j."versionId", j."stepId", j."linkId", j.class, j."artifactName",
               j."artifactVersion", j.tool, j.inputs, j.net, j."wallMs", j."memBytes"::text AS "memBytes", j."ttlMs",
-              round(extract(epoch FROM j."expiresAt") * 1000)::float8 AS "expiresAtMs", candidate.place
+              round(extract(epoch FROM j."expiresAt") * 1000)::float8 AS "expiresAtMs", candidate.place,
+              j.state = 'running' AS started
+  ), stepped AS (
+    UPDATE "Step" AS st SET status = 'running', "updatedAt" = $2::timestamp
+    FROM claimed WHERE st.id = claimed."stepId" AND claimed.started AND st.status = 'queued'
+    RETURNING st.id
   )
-  SELECT c.*, v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
+  SELECT c.*, EXISTS (SELECT 1 FROM stepped WHERE stepped.id = c."stepId") AS "stepMoved", v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
          l."findingsHash", i.enabled, i."findingsAckHash" AS ack,
          (SELECT COALESCE(json_agg(json_build_object('id', m.id, 'sha256', m.sha256, 'sizeBytes', m."sizeBytes",
                                                      'storageKey', m."storageKey",
@@ -108,6 +129,8 @@ type ClaimRow = Omit<ClaimedJob, "memBytes" | "expiresAt" | "version"> & {
   integrity: string;
   slug: string;
   media: ClaimedMedia[];
+  started: boolean;
+  stepMoved: boolean;
 } & StartFacts;
 
 /**
@@ -120,13 +143,16 @@ type ClaimRow = Omit<ClaimedJob, "memBytes" | "expiresAt" | "version"> & {
  * share lock, so a runner turned off (or a Link revoked) a moment ago is seen here. One statement,
  * so it is its own transaction. `leaseTimers: false` leaves the start lease's early timers to the
  * caller (a job started at once needs the running lease's instead; the sweep finds either way).
+ * `startNow` starts the plainly runnable ones in the same statement (JOB_TRANSITIONS.claim, then
+ * .start): their running leases' timers and their steps' wake-ups follow the answer.
  */
 export async function claimJobs(
   link: { linkId: string },
-  opts: { max?: number; memFreeBytes?: number | null; now?: Date; leaseTimers?: boolean } = {},
+  opts: { max?: number; memFreeBytes?: number | null; now?: Date; leaseTimers?: boolean; startNow?: boolean } = {},
 ): Promise<Claimed[]> {
-  const { max = 1, memFreeBytes = null, now = new Date(), leaseTimers = true } = opts;
+  const { max = 1, memFreeBytes = null, now = new Date(), leaseTimers = true, startNow = false } = opts;
   const lease = new Date(now.getTime() + START_LEASE_MS);
+  const runningLease = new Date(now.getTime() + RUNNING_LEASE_MS);
   // JOB_TRANSITIONS.claim: queued → placed.
   const { rows } = await sqlPool().query<ClaimRow>({
     name: "run-claim",
@@ -138,6 +164,11 @@ export async function claimJobs(
       max,
       memFreeBytes === null ? null : String(Math.floor(memFreeBytes)),
       utcText(lease),
+      startNow,
+      utcText(runningLease),
+      JOB_CLASS,
+      RUNNER_ARTIFACT.name,
+      RUNNER_ARTIFACT.version,
     ],
   });
   const claimed = rows.map((row): Claimed => {
@@ -159,13 +190,22 @@ export async function claimJobs(
       ...job,
       memBytes: BigInt(memBytes),
       expiresAt: new Date(expiresAtMs),
-      leaseExpiresAt: lease,
+      leaseExpiresAt: row.started ? runningLease : lease,
       version: { version, integrity, skill: { slug } },
       atStart: { retired, status, findingsHash, enabled, ack },
       media,
     };
   });
-  if (leaseTimers) await startLeaseTimers(claimed);
+  if (leaseTimers) await startLeaseTimers(claimed.filter((job) => !job.started));
+  const started = rows.filter((row) => row.started);
+  if (started.length) {
+    const effects = new Effects();
+    for (const row of started) {
+      effects.timer(leaseTimer(row.id, runningLease));
+      if (row.stepMoved && row.stepId) effects.stepChanged({ id: row.stepId, userId: row.userId });
+    }
+    setImmediate(() => void effects.run());
+  }
   return claimed;
 }
 
