@@ -122,10 +122,11 @@ export function parseHostMappings(text: string | undefined): Record<string, stri
 
 /**
  * The Sandbox this Link runs its jobs in, with the owner's host mappings (OPENVIBE_LINK_HOSTS),
- * keeping a sandbox booted ahead of the next job of each slot.
+ * keeping a sandbox booted ahead of the next job of each slot, and one spare: a job that follows
+ * another at once takes it instead of waiting for the boot of the one the last job used up.
  */
 async function sandboxFor(env: NodeJS.ProcessEnv, slots: number): Promise<Sandbox> {
-  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS), warm: true, warmDepth: slots });
+  return Sandbox.create({ hosts: parseHostMappings(env.OPENVIBE_LINK_HOSTS), warm: true, warmDepth: slots + 1 });
 }
 
 /** The poll loop. Resolves when stopped by `signal` (finishing the running jobs, handing back the rest). */
