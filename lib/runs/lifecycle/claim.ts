@@ -204,7 +204,7 @@ export async function claimJobs(
       effects.timer(leaseTimer(row.id, runningLease));
       if (row.stepMoved && row.stepId) effects.stepChanged({ id: row.stepId, userId: row.userId });
     }
-    setImmediate(() => void effects.run());
+    afterTheAnswer(effects);
   }
   return claimed;
 }
@@ -223,6 +223,18 @@ export async function startLeaseTimers(
     if (job.stepId) effects.stepChanged({ id: job.stepId, userId: job.userId });
   }
   await effects.run();
+}
+
+/** How long after a claim its jobs' wake-ups and early timers begin: by then the answer has gone. */
+const AFTER_ANSWER_MS = 5;
+
+/**
+ * Not waited for, and begun once the poll's answer is on its way: the jobs go to their Link at
+ * once; the wake-ups of those who follow their steps (each of which reads the step) and an early
+ * timer only make things faster, and would compete with the answer for the CPU.
+ */
+function afterTheAnswer(effects: Effects): void {
+  setTimeout(() => void effects.run(), AFTER_ANSWER_MS);
 }
 
 // $1 the jobs, $2 the Link, $3 now, $4 the running lease.
@@ -257,8 +269,6 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
     effects.timer(leaseTimer(moved.id, lease));
     if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
   }
-  // Not waited for, and begun only after the answer is on its way: the jobs go to their Link at
-  // once; wake-ups and an early timer only make things faster.
-  setImmediate(() => void effects.run());
+  afterTheAnswer(effects);
   return new Set(rows.map((r) => r.id));
 }
