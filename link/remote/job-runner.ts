@@ -74,8 +74,9 @@ export async function refuseJob(ctx: JobContext, envelope: { id: string }, code:
     return;
   }
   const now = new Date();
-  ctx.outbox.keep(jobId, signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now }));
-  await ctx.outbox.deliver(jobId, until);
+  const signed = signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now });
+  ctx.outbox.keep(jobId, signed);
+  await ctx.outbox.deliver(jobId, until, signed);
 }
 
 /** How long a start or an input fetch is retried while the server is unreachable or restarting. */
@@ -218,10 +219,11 @@ async function runAndReport(
     ctx.release(id);
     return;
   }
-  ctx.outbox.keep(id, signedResult(ctx.identity, job satisfies AttestedJob, result, { startedAt, finishedAt: new Date() }));
+  const signed = signedResult(ctx.identity, job satisfies AttestedJob, result, { startedAt, finishedAt: new Date() });
+  ctx.outbox.keep(id, signed);
   ctx.out.line(`  ${result.status}${result.code ? ` (${result.code})` : ""} in ${result.wall_ms} ms`);
   try {
-    await ctx.outbox.deliver(id, until);
+    await ctx.outbox.deliver(id, until, signed);
   } finally {
     ctx.release(id);
   }

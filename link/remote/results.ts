@@ -66,10 +66,11 @@ export class ResultOutbox {
 
   /**
    * Posts one held result until the server takes it or says the job is gone. With `until` aborted
-   * it stops retrying and keeps the result on disk for the next start.
+   * it stops retrying and keeps the result on disk for the next start. `kept` is the result just
+   * kept, so that it need not be read back.
    */
-  async deliver(jobId: string, until?: AbortSignal): Promise<Delivery> {
-    const result = this.read(jobId);
+  async deliver(jobId: string, until?: AbortSignal, kept?: ResultRequest): Promise<Delivery> {
+    const result = kept ?? this.read(jobId);
     if (!result) return "gone";
     let backoff = FIRST_BACKOFF_MS;
     for (;;) {
