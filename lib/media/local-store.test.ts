@@ -48,6 +48,20 @@ describe("LocalBlobBackend", () => {
     expect(await readdir(path.dirname(file))).toEqual([hex]);
   });
 
+  it("reads small and large objects whole, and a large one changed on disk fails loudly too", async () => {
+    for (const size of [0, 64 * 1024, 64 * 1024 + 1, 300 * 1024]) {
+      const blob = Buffer.alloc(size, size % 251);
+      const blobKey = contentKey(sha256Hex(blob));
+      await store.put(blobKey, blob);
+      expect((await store.get(blobKey)).equals(blob)).toBe(true);
+    }
+    const large = Buffer.alloc(300 * 1024, 7);
+    const largeKey = contentKey(sha256Hex(large));
+    await store.put(largeKey, large);
+    await writeFile(store.pathOf(largeKey), Buffer.alloc(300 * 1024, 8));
+    expect((await errorOf(store.get(largeKey))).code).toBe("media.integrity_mismatch");
+  });
+
   it("writing the same content twice is harmless", async () => {
     await store.put(key, bytes);
     await store.put(key, bytes);

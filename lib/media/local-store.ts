@@ -1,6 +1,7 @@
 // The default media back end: content-addressed files under `${DATA_DIR}/media`, written
 // atomically (temporary file + rename) with owner-only permissions.
 import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
@@ -8,6 +9,28 @@ import { assertKeyMatches, type BlobBackend, digestOfKey, verifyKeyBytes } from 
 
 function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+/**
+ * Objects up to this size (a skill's code files, read for every job that runs them) are read
+ * without the thread pool: its open, stat, read and close are four round trips, each waiting for
+ * a busy event loop, where a small file in the page cache takes microseconds to read at once.
+ */
+const READ_AT_ONCE_MAX_BYTES = 64 * 1024;
+
+/** The file's bytes when it is small, else null (read it in the background). */
+function readSmallFile(file: string): Buffer | null {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size > READ_AT_ONCE_MAX_BYTES) return null;
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    for (let n = 1; read < size && n > 0; read += n) n = readSync(fd, bytes, read, size - read, read);
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class LocalBlobBackend implements BlobBackend {
@@ -55,7 +78,8 @@ export class LocalBlobBackend implements BlobBackend {
   async get(key: string): Promise<Buffer> {
     let bytes: Buffer;
     try {
-      bytes = await readFile(this.pathOf(key));
+      const file = this.pathOf(key);
+      bytes = readSmallFile(file) ?? (await readFile(file));
     } catch (err) {
       if (isMissing(err)) {
         throw new AppError("media.bytes_missing", "The media bytes are missing from the local store.", {
