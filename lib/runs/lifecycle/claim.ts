@@ -1,7 +1,7 @@
 // A Link's poll takes jobs in one statement: the claim (queued → placed), which also reads what the
 // Link is told about each job, what its start checks once more and its inputs' media rows; asked
 // to, it starts at once (placed → running, their steps queued → running) the ones that plainly may
-// run (a runner job of a version neither retired nor flagged whose install is on). Any other it
+// run (a runner job of a version not retired whose scan passed, its install on). Any other it
 // leaves placed, for the start checks and `startClaimedJobs`, the second statement. Both speak SQL
 // to PostgreSQL themselves (prepared, without the ORM's work per query).
 import "server-only";
