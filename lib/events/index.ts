@@ -31,7 +31,10 @@ function bus() {
 }
 
 export const channels = {
+  /** A step moved in a way its waiters act on: it was decided, or it ended. */
   step: (stepId: string) => `step:${stepId}`,
+  /** A step's run moved on without ending (placed, started): what progress reports follow. */
+  stepProgress: (stepId: string) => `step-progress:${stepId}`,
   userSteps: (userId: string) => `user-steps:${userId}`,
   userJobs: (userId: string) => `jobs:user:${userId}`,
   poolJobs: () => "jobs:pool",

@@ -158,7 +158,10 @@ function stageWords(stage: Stage, step: McpStep): string {
 }
 
 async function followRun(agent: AgentPrincipal, start: McpStep, extra: Extra, progress: Progress): Promise<McpStep> {
-  const watching = watch([channels.step(start.id)]);
+  // The run's placement and start matter only to a client that asked for progress.
+  const names = [channels.step(start.id)];
+  if (extra._meta?.progressToken !== undefined) names.push(channels.stepProgress(start.id));
+  const watching = watch(names);
   try {
     // Read again once listening: a run that moved (or ended) since `start` was read is not
     // waited on until the next look.
@@ -183,8 +186,9 @@ async function followWatched(
     const reached = stageOf(step);
     for (; reported < reached; reported++) await progress(stageWords(STAGES[reported]!, step));
     if (TERMINAL_STATUSES.has(step.status) || extra.signal.aborted) return step;
-    // Every move of the run is announced on the step's channel (placed, started, ended); the
-    // timeout only bounds a lost wake-up (and the reads of 100 agents waiting in a queue).
+    // Every move of the run is announced: its end on the step's channel, its placement and start
+    // on its progress channel; the timeout only bounds a lost wake-up (and the reads of 100
+    // agents waiting in a queue).
     await watching.next(RECHECK_MS, extra.signal);
     step = await readSkillRun(agent, step.id);
     if (Date.now() - lastBeat >= HEARTBEAT_MS && stageOf(step) === reached) {

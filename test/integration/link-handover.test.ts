@@ -98,6 +98,25 @@ describe("a poll with inline", () => {
     }
   });
 
+  it("wakes those who follow a step's progress at its start, and those who wait for its end only at its end", async () => {
+    const { watch, channels } = await import("../../lib/events");
+    const link = await linkFor(env, person.id);
+    const jobId = await queuedJob();
+    const { stepId } = await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } });
+    const ending = watch([channels.step(stepId!)]);
+    const progress = watch([channels.stepProgress(stepId!)]);
+    try {
+      expect((await poll(link, true)).job?.id).toBe(jobId);
+      expect(await progress.next(2_000)).toBe(true);
+      expect(await ending.next(300)).toBe(false);
+      await report(link, jobId, ok({ slug: "hello-world" }));
+      expect(await ending.next(2_000)).toBe(true);
+    } finally {
+      ending.close();
+      progress.close();
+    }
+  });
+
   it("starts a flagged version's job only while the person's confirmation matches its findings", async () => {
     const link = await linkFor(env, person.id);
     const listing = await env.db.listing.findUniqueOrThrow({ where: { versionId } });

@@ -202,7 +202,7 @@ export async function claimJobs(
     const effects = new Effects();
     for (const row of started) {
       effects.timer(leaseTimer(row.id, runningLease));
-      if (row.stepMoved && row.stepId) effects.stepChanged({ id: row.stepId, userId: row.userId });
+      if (row.stepMoved && row.stepId) effects.stepProgressed({ id: row.stepId, userId: row.userId });
     }
     afterTheAnswer(effects);
   }
@@ -220,7 +220,7 @@ export async function startLeaseTimers(
   const effects = new Effects();
   for (const job of jobs) {
     effects.timer(leaseTimer(job.id, job.leaseExpiresAt));
-    if (job.stepId) effects.stepChanged({ id: job.stepId, userId: job.userId });
+    if (job.stepId) effects.stepProgressed({ id: job.stepId, userId: job.userId });
   }
   await effects.run();
 }
@@ -267,7 +267,7 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
   const effects = new Effects();
   for (const moved of rows) {
     effects.timer(leaseTimer(moved.id, lease));
-    if (moved.stepMoved && moved.stepId) effects.stepChanged({ id: moved.stepId, userId: moved.userId });
+    if (moved.stepMoved && moved.stepId) effects.stepProgressed({ id: moved.stepId, userId: moved.userId });
   }
   afterTheAnswer(effects);
   return new Set(rows.map((r) => r.id));

@@ -21,6 +21,15 @@ export class Effects {
     return this;
   }
 
+  /**
+   * A step's run was placed or started: only those who follow its progress (MCP, the person's
+   * pages) are woken, not those who wait for it to end (a long poll would read it for nothing).
+   */
+  stepProgressed(step: { id: string; userId: string }): this {
+    this.channels.add(channels.stepProgress(step.id)).add(channels.userSteps(step.userId));
+    return this;
+  }
+
   /** A job became claimable: the person's own Links and the pool are woken. */
   jobQueued(userId: string): this {
     this.channels.add(channels.userJobs(userId)).add(channels.poolJobs());

@@ -10,7 +10,7 @@ import { ONLINE_WINDOW_MS } from "../../links/service";
 import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS } from "../constants";
 import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
-import { JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
+import { isStepFinal, JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
 import { resultColumns, resultRan, resultStepColumns } from "./result-columns";
 import { EXPIRY_WORDS, LATE_WORDS, REPLACED_WORDS } from "./words";
 
@@ -71,7 +71,8 @@ async function move(lock: Locker, decide: (job: RunJob, tx: DbTx) => Decision | 
       const next = rows[0] ? stepAfterJob(transition, rows[0].status) : null;
       if (next) {
         await tx.step.update({ where: { id: job.stepId }, data: { ...planned.step, status: next } });
-        effects.stepChanged({ id: job.stepId, userId: job.userId });
+        if (isStepFinal(next)) effects.stepChanged({ id: job.stepId, userId: job.userId });
+        else effects.stepProgressed({ id: job.stepId, userId: job.userId });
       }
     }
     if (planned.effects) effects.merge(planned.effects);
