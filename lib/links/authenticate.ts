@@ -3,6 +3,7 @@
 import "server-only";
 import { AppError, type ErrorCode } from "../errors";
 import { sqlPool } from "../db";
+import { log } from "../log";
 import { redis, key } from "../redis";
 import { NONCE_TTL_MS, parsePublicKey, readSignatureHeaders, verifySignature } from "../protocol";
 
@@ -56,13 +57,12 @@ export async function authenticateLink(req: Request, rawBody: Uint8Array | strin
   const fresh = await redis().set(key("link-nonce", link.id, parsed.nonce), "1", "PX", NONCE_TTL_MS, "NX");
   if (fresh !== "OK") throw refuse("link.nonce_reused", "This request was already received (a replay).");
 
-  // A Link polling and reporting several times a second is written as seen once a second at most.
+  // A Link polling and reporting several times a second is written as seen once a second at most,
+  // and its request does not wait for that write.
   const now = new Date();
   if (!link.lastSeenAt || now.getTime() - link.lastSeenAt.getTime() >= SEEN_EVERY_MS)
-    await sqlPool().query({
-      name: "link-seen",
-      text: `UPDATE "Link" SET "lastSeenAt" = $1 WHERE id = $2`,
-      values: [now, link.id],
-    });
+    sqlPool()
+      .query({ name: "link-seen", text: `UPDATE "Link" SET "lastSeenAt" = $1 WHERE id = $2`, values: [now, link.id] })
+      .catch((err: unknown) => log.warn("link: could not record that it was seen", { linkId: link.id, err }));
   return { linkId: link.id, userId: link.userId, name: link.name };
 }
