@@ -131,4 +131,24 @@ describe("instant disable", () => {
     expect((await claim(link)).revoked).toContain(version.integrity);
     await expect(runs.startJob(link, held.id)).rejects.toMatchObject({ code: "run.job.revoked", status: 409 });
   });
+
+  it("a Link hears of a retired or failed version only when it was given one of its jobs in the last 15 minutes", async () => {
+    const version = await env.db.skillVersion.findUniqueOrThrow({ where: { id: versionId } });
+    const job = await env.db.runJob.findFirstOrThrow({ where: { versionId, linkId: link.linkId } });
+    const other = await linkFor(env, person.id);
+    const otherBeat = () => runs.heartbeat(other, { runner: "on", runner_epoch: 0, pool: false, running: [] });
+    expect((await otherBeat()).revoked).not.toContain(version.integrity);
+
+    // Retired a minute and more before the window: no job of it can be that recent.
+    const old = new Date(Date.now() - 20 * 60_000);
+    await env.db.skillVersion.update({ where: { id: versionId }, data: { retiredAt: old } });
+    await env.db.runJob.updateMany({ where: { versionId }, data: { createdAt: old } });
+    expect((await beat([])).revoked).not.toContain(version.integrity);
+
+    // Failed, with a job given a moment ago: heard; the Link that was never given one still hears nothing.
+    await env.db.skillVersion.update({ where: { id: versionId }, data: { retiredAt: null, status: "failed" } });
+    await env.db.runJob.update({ where: { id: job.id }, data: { createdAt: new Date() } });
+    expect((await beat([])).revoked).toContain(version.integrity);
+    expect((await otherBeat()).revoked).not.toContain(version.integrity);
+  });
 });
