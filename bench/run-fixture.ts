@@ -1,13 +1,13 @@
-// What bench:run and bench:load stand on: a scratch database and data folder, the Link and agent
-// route handlers over HTTP, text-tools published, installed and always allowed for one person with
-// a balance, and `links` real `openvibe-link run` processes paired to that person and online.
+// What bench:run stands on: a scratch database and data folder, the Link and agent route handlers
+// over HTTP, text-tools published, installed and always allowed for one person with a balance, and
+// `links` real `openvibe-link run` processes paired to that person and online. The Links and the
+// agents' calls are shared with bench:load's fixture (./start-fixture.ts, a real `npm start`).
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { serveRoutes } from "../test/helpers/route-server";
-import { serveStreaming } from "../test/helpers/stream-server";
 import { startAgents, type Agents, type StepAnswer } from "./agents";
 import { closeBench } from "./app-clients";
 
@@ -23,7 +23,7 @@ export type { StepAnswer };
 
 export interface RunFixture {
   url: string;
-  /** With `mcp`: the base URL of a streaming server for `/api/mcp` (the same process and database). */
+  /** The base URL of `/api/mcp`, where the fixture serves it (null: only the REST API and the Link API). */
   mcpUrl: string | null;
   /** `text-tools@<version>` */
   skill: string;
@@ -35,6 +35,8 @@ export interface RunFixture {
    * POST with `Prefer: wait`, then long polls while it has not ended. `ms` is its time there.
    */
   call(token: string, text: string): Promise<StepAnswer & { ms: number }>;
+  /** First calls of `tokens`, all at once, each on a new connection: each one's time to be accepted. */
+  firstCalls(tokens: string[], text: string): Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ function linkCli(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   );
 }
 
-export async function startRunFixture(opts: { name: string; links: number; jobs?: number; mcp?: boolean }): Promise<RunFixture> {
+export async function startRunFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
   const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
   /* eslint-disable no-restricted-properties */
@@ -56,23 +58,12 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
   process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
   /* eslint-enable no-restricted-properties */
   const links: ChildProcess[] = [];
-  let agents: Agents | undefined;
+  let stopAgents = () => {};
   let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;
-  let mcpServer: Awaited<ReturnType<typeof serveStreaming>> | undefined;
   const stop = async () => {
-    await Promise.all(
-      links
-        .filter((l) => l.exitCode === null)
-        .map((l) => {
-          const exited = new Promise((res) => l.once("exit", res));
-          l.kill("SIGTERM");
-          return exited;
-        }),
-    );
-    agents?.close();
+    await stopLinks(links);
+    stopAgents();
     await server?.close();
-    await mcpServer?.close();
-    if (mcpServer) await (await import("../lib/mcp")).closeRelay();
     const { db } = await import("../lib/db");
     await db.$disconnect();
     await closeBench({ database, dataDir });
@@ -83,9 +74,6 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
     const { publishSkill, scanVersion } = await import("../lib/registry");
     const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
     const { recordTopUp } = await import("../lib/billing/ledger");
-    const { createAgent, setAllowance } = await import("../lib/agents");
-    const { createPairingCode } = await import("../lib/links");
-    const { db } = await import("../lib/db");
     const r = (p: string) => import(p);
     const linkRoute = (method: string, p: string) => ({
       method,
@@ -110,13 +98,6 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
       ...(await (await import("../test/helpers/tlog-routes")).tlogRoutes()),
     ]);
     const url = server.url;
-    if (opts.mcp) {
-      // MCP answers in Server-Sent Events: a server that streams, as Next does.
-      const mcp = await import("../app/api/mcp/route");
-      mcpServer = await serveStreaming(
-        (["GET", "POST", "DELETE"] as const).map((method) => ({ method, pattern: "/api/mcp", handler: mcp[method] })),
-      );
-    }
 
     const person = await createUser({ email: `${opts.name}@bench.test`, name: "Bench", password: null });
     const bundle = await loadBundle(TEXT_TOOLS);
@@ -127,46 +108,95 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
     await grantAlwaysAllow({ userId: person.id, versionId: published.versionId, tool: "word_count" });
     await recordTopUp({ userId: person.id, amountMicros: 1_000_000_000n, paymentId: "bench", memo: "bench" });
 
-    for (let i = 0; i < opts.links; i++) {
+    links.push(...(await startLinks({ url, personId: person.id, dataDir, count: opts.links, jobs: opts.jobs })));
+
+    const skill = `text-tools@${bundle.document.version}`;
+    const made = fixtureAgents({ url, skill, personId: person.id });
+    stopAgents = made.close;
+    return { url, mcpUrl: null, skill, personId: person.id, ...made.ops, stop };
+  } catch (err) {
+    console.error("fixture failed:", err);
+    await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * `count` real `openvibe-link run [--jobs J]` processes paired to the person at `url`, skill runner
+ * on, each with its own home under `dataDir`; resolves once every one is online.
+ */
+export async function startLinks(opts: {
+  url: string;
+  personId: string;
+  dataDir: string;
+  count: number;
+  jobs?: number;
+}): Promise<ChildProcess[]> {
+  const { createPairingCode } = await import("../lib/links");
+  const { db } = await import("../lib/db");
+  const links: ChildProcess[] = [];
+  try {
+    for (let i = 0; i < opts.count; i++) {
       const env = {
         // eslint-disable-next-line no-restricted-properties -- the Link's own environment, not app configuration
         PATH: process.env.PATH,
-        OPENVIBE_LINK_HOME: path.join(dataDir, `link-${i}`),
+        OPENVIBE_LINK_HOME: path.join(opts.dataDir, `link-${i}`),
       } as unknown as NodeJS.ProcessEnv;
-      const { code } = await createPairingCode(person.id);
-      if ((await linkCli(["pair", code, "--server", url, "--name", `bench-${i}`], env)) !== 0)
+      const { code } = await createPairingCode(opts.personId);
+      if ((await linkCli(["pair", code, "--server", opts.url, "--name", `bench-${i}`], env)) !== 0)
         throw new Error("pairing failed");
       await linkCli(["skills", "on"], env);
       const slots = opts.jobs ? ["--jobs", String(opts.jobs)] : [];
       links.push(spawn(process.execPath, [LINK_BIN, "run", ...slots], { env, stdio: "ignore" }));
     }
     const deadline = Date.now() + ONLINE_WAIT_MS;
-    while ((await db.link.count({ where: { lastSeenAt: { gt: new Date(Date.now() - 3_000) } } })) < opts.links) {
-      if (Date.now() > deadline) throw new Error(`only some of the ${opts.links} Links came online`);
+    const online = () =>
+      db.link.count({ where: { userId: opts.personId, lastSeenAt: { gt: new Date(Date.now() - 3_000) } } });
+    while ((await online()) < opts.count) {
+      if (Date.now() > deadline) throw new Error(`only some of the ${opts.count} Links came online`);
       await new Promise((res) => setTimeout(res, 100));
     }
-
-    const skill = `text-tools@${bundle.document.version}`;
-    return {
-      url,
-      mcpUrl: mcpServer?.url ?? null,
-      skill,
-      personId: person.id,
-      async agentToken(name) {
-        const made = await createAgent(person.id, { name });
-        await setAllowance(person.id, made.agent.id, 1_000_000_000_000n);
-        return made.token;
-      },
-      async call(token, text) {
-        agents ??= startAgents();
-        const done = await agents.run(url, token, JSON.stringify({ skill, tool: "word_count", input: { text } }));
-        return { ...done.step, ms: done.ms };
-      },
-      stop,
-    };
+    return links;
   } catch (err) {
-    console.error("fixture failed:", err);
-    await stop().catch(() => undefined);
+    for (const link of links) link.kill("SIGTERM");
     throw err;
   }
+}
+
+/** Stops Links started by startLinks, each after it finished what it held. */
+export async function stopLinks(links: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    links
+      .filter((l) => l.exitCode === null)
+      .map((l) => {
+        const exited = new Promise((res) => l.once("exit", res));
+        l.kill("SIGTERM");
+        return exited;
+      }),
+  );
+}
+
+/** The person's agents (new ones, with an allowance no bench reaches) and their calls, made by ./agents. */
+export function fixtureAgents(opts: { url: string; skill: string; personId: string }) {
+  let agents: Agents | undefined;
+  const ops = {
+    async agentToken(name: string) {
+      const { createAgent, setAllowance } = await import("../lib/agents");
+      const made = await createAgent(opts.personId, { name });
+      await setAllowance(opts.personId, made.agent.id, 1_000_000_000_000n);
+      return made.token;
+    },
+    async call(token: string, text: string) {
+      agents ??= startAgents();
+      const body = JSON.stringify({ skill: opts.skill, tool: "word_count", input: { text } });
+      const done = await agents.run(opts.url, token, body);
+      return { ...done.step, ms: done.ms };
+    },
+    async firstCalls(tokens: string[], text: string) {
+      agents ??= startAgents();
+      const body = JSON.stringify({ skill: opts.skill, tool: "word_count", input: { text } });
+      return agents.calls(opts.url, "/api/v1/steps", body, tokens, true);
+    },
+  };
+  return { ops, close: () => agents?.close() };
 }

@@ -33,7 +33,7 @@ async function main() {
   await ensureDependencies();
   const adminUrl = await ensurePostgres();
   const redisUrl = await ensureRedis();
-  if (names.includes("sandbox") || names.includes("run")) await ensureBubblewrap();
+  if (["sandbox", "run", "load"].some((n) => names.includes(n))) await ensureBubblewrap();
   const env = childEnv({
     DATABASE_URL: adminUrl,
     REDIS_URL: redisUrl,
