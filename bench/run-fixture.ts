@@ -46,17 +46,26 @@ function linkCli(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   );
 }
 
-export async function startRunFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
-  const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
-  const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
+/**
+ * A scratch database and data folder, and this process's environment pointed at them (and at a
+ * Redis prefix of its own), before the app's modules are loaded.
+ */
+export async function scratchInstance(name: string) {
+  const database = await createThrowawayDatabase(`ov_bench_${name}`);
+  const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${name}-`));
   /* eslint-disable no-restricted-properties */
   process.env.DATABASE_URL = database.url;
   process.env.DATA_DIR = dataDir;
-  process.env.REDIS_PREFIX = `bench-${opts.name}:${process.pid}`;
+  process.env.REDIS_PREFIX = `bench-${name}:${process.pid}`;
   process.env.LOG_LEVEL = "error";
   process.env.AUTH_SECRET ??= "bench-secret-not-for-anything-else-0000";
   process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
   /* eslint-enable no-restricted-properties */
+  return { database, dataDir };
+}
+
+export async function startRunFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
+  const { database, dataDir } = await scratchInstance(opts.name);
   const links: ChildProcess[] = [];
   let stopAgents = () => {};
   let server: Awaited<ReturnType<typeof serveRoutes>> | undefined;

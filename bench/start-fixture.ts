@@ -5,13 +5,11 @@
 // does, over HTTP to Next.js.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createThrowawayDatabase } from "../test/helpers/test-database";
 import { closeBench } from "./app-clients";
-import { fixtureAgents, ROOT, startLinks, stopLinks, type RunFixture } from "./run-fixture";
+import { fixtureAgents, ROOT, scratchInstance, startLinks, stopLinks, type RunFixture } from "./run-fixture";
 
 /** `npm start` builds first when .next is stale: minutes on a small machine. */
 const READY_WAIT_MS = 15 * 60_000;
@@ -59,20 +57,12 @@ function startSite(env: NodeJS.ProcessEnv, logFile: string): Promise<{ site: Chi
 }
 
 export async function startSiteFixture(opts: { name: string; links: number; jobs?: number }): Promise<RunFixture> {
-  const database = await createThrowawayDatabase(`ov_bench_${opts.name}`);
-  const dataDir = await mkdtemp(path.join(tmpdir(), `ov-bench-${opts.name}-`));
-  /* eslint-disable no-restricted-properties */
-  process.env.DATABASE_URL = database.url;
-  process.env.DATA_DIR = dataDir;
-  process.env.REDIS_PREFIX = `bench-${opts.name}:${process.pid}`;
-  process.env.LOG_LEVEL = "error";
-  process.env.AUTH_SECRET ??= "bench-secret-not-for-anything-else-0000";
-  process.env.REDIS_URL ??= "redis://127.0.0.1:6379/0";
+  const { database, dataDir } = await scratchInstance(opts.name);
   // The site says where it is itself (http://localhost:PORT), whatever this shell was given.
+  // eslint-disable-next-line no-restricted-properties -- the site's own environment, from this process's
   const siteEnv: Record<string, string | undefined> = { ...process.env, PORT: String(await freePort()), HOST: "127.0.0.1" };
   delete siteEnv.APP_URL;
   delete siteEnv.NEXTAUTH_URL;
-  /* eslint-enable no-restricted-properties */
   let site: ChildProcess | undefined;
   let links: ChildProcess[] = [];
   let stopAgents: () => void = () => {};
