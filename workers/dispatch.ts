@@ -3,7 +3,7 @@
 // Redis, and drops idempotency keys past their day. Handlers call lib/.
 import { purgeExpiredIdempotencyKeys } from "../lib/http/idempotency";
 import { JOBS } from "../lib/jobs";
-import { expireDueJobs, onLeaseExpired, sweepDispatch, DISPATCH_QUEUE } from "../lib/runs";
+import { expireDueJobs, expireDueLeases, sweepDispatch, DISPATCH_QUEUE } from "../lib/runs";
 import { onStepExpire } from "../lib/steps";
 import { defineJob, type QueueDefinition } from "./registry";
 
@@ -15,7 +15,7 @@ export const dispatchQueueDefinition: QueueDefinition = {
   schedules: [{ name: JOBS.dispatchSweep.name, everyMs: DISPATCH_SWEEP_EVERY_MS }],
   jobs: [
     defineJob({ ...JOBS.jobsDue, handle: async () => ({ expired: await expireDueJobs() }) }),
-    defineJob({ ...JOBS.jobLease, handle: async ({ jobId }) => onLeaseExpired(jobId) }),
+    defineJob({ ...JOBS.leasesDue, handle: async () => ({ leases: await expireDueLeases() }) }),
     defineJob({ ...JOBS.stepExpire, handle: async ({ stepId }) => onStepExpire(stepId) }),
     defineJob({
       ...JOBS.dispatchSweep,

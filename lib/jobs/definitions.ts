@@ -26,8 +26,11 @@ export const JOBS = {
    * One timer per second for all jobs, not one per job (early wake-up; the sweep is the record).
    */
   jobsDue: job(QUEUES.dispatch, "dispatch.jobs_due", z.object({ second: z.number().int().nonnegative() })),
-  /** A placed or running job's lease ran out. */
-  jobLease: job(QUEUES.dispatch, "dispatch.job_lease", z.object({ jobId: rowId })),
+  /**
+   * Placed or running jobs' leases run out in this second (Unix seconds): every job whose lease ran
+   * out by then is placed again or expires. One timer per second for all jobs, as `jobsDue`.
+   */
+  leasesDue: job(QUEUES.dispatch, "dispatch.leases_due", z.object({ second: z.number().int().nonnegative() })),
   /** A pending step's approval window closed. */
   stepExpire: job(QUEUES.dispatch, "dispatch.step_expire", z.object({ stepId: rowId })),
   /** Every due deadline and owed submission, from PostgreSQL. */

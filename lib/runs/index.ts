@@ -3,7 +3,7 @@
 export { submitStepJob, eligibleLinks, checkLimits, NO_NODE_WORDS, type SubmitOutcome } from "./submit";
 export { pollForJob, heartbeat, startJob, jobInputBytes, recordResult, releaseJob, jobForLink } from "./link-api";
 export { onLeaseExpired, withdraw, type CancelReason } from "./lifecycle";
-export { expireDueJobs, sweepDispatch, type SweepCounts } from "./sweep";
+export { expireDueJobs, expireDueLeases, sweepDispatch, type SweepCounts } from "./sweep";
 export { getRunForPerson, exportRun, ranOnWords } from "./view";
 export { storedAttestation } from "./attestation";
 export {

@@ -35,12 +35,17 @@ export function expireDueJobs(now = new Date()): Promise<number> {
   });
 }
 
-export async function sweepDispatch(now = new Date()): Promise<SweepCounts> {
-  const ttls = await expireDueJobs(now);
-  const leases = await drain(async () => {
+/** Every placed or running job whose lease ran out by `now`: placed again, or expired. */
+export function expireDueLeases(now = new Date()): Promise<number> {
+  return drain(async () => {
     const moved = await sweepOne.lease(now);
     return { applied: moved.applied, found: moved.job !== null };
   });
+}
+
+export async function sweepDispatch(now = new Date()): Promise<SweepCounts> {
+  const ttls = await expireDueJobs(now);
+  const leases = await expireDueLeases(now);
   const steps = await drain(async () => {
     const expired = await expireDueStep(now);
     return { applied: expired !== null, found: expired !== null };

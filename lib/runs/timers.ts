@@ -9,10 +9,10 @@ import { queueConnection, withinRedisDeadline } from "../redis";
 
 export const DISPATCH_QUEUE = QUEUES.dispatch;
 /** The dispatch queue's jobs (lib/jobs): three timers and the sweep. */
-const TIMERS = { jobsDue: JOBS.jobsDue, jobLease: JOBS.jobLease, stepExpire: JOBS.stepExpire } as const;
+const TIMERS = { jobsDue: JOBS.jobsDue, leasesDue: JOBS.leasesDue, stepExpire: JOBS.stepExpire } as const;
 export const TIMER_JOBS = {
   jobsDue: TIMERS.jobsDue.name,
-  jobLease: TIMERS.jobLease.name,
+  leasesDue: TIMERS.leasesDue.name,
   stepExpire: TIMERS.stepExpire.name,
   sweep: JOBS.dispatchSweep.name,
 } as const;

@@ -170,4 +170,22 @@ describe("a Link that dies while running a job", () => {
       await retire(dead, other);
     }
   });
+
+  it("leases that end in the same second share one timer, whose run places every lapsed job again", async () => {
+    const dead = await linkFor(env, person.id, { name: "dead-3" });
+    const other = await linkFor(env, person.id, { name: "other-3" });
+    const jobs = [await runningOn(dead), await runningOn(dead), await runningOn(dead)];
+    await new Promise((res) => setTimeout(res, 50)); // the timers follow the answers
+    const delayed = await runs.dispatchQueue().getDelayed();
+    const due = delayed.filter((j) => j.name === "dispatch.leases_due");
+    // One per second in which a lease ends (the claims' start leases and the starts' running ones).
+    expect(due.length).toBeGreaterThanOrEqual(1);
+    expect(due.length).toBeLessThanOrEqual(4);
+    for (const { jobId } of jobs) await lapse(jobId);
+    expect(await runs.expireDueLeases()).toBe(3);
+    const moved = await env.db.runJob.findMany({ where: { id: { in: jobs.map((j) => j.jobId) } } });
+    expect(moved.map((j) => [j.state, j.lapsedLinkIds])).toEqual(jobs.map(() => ["queued", [dead.linkId]]));
+    expect((await claim(other)).job).toBeTruthy();
+    await retire(dead, other);
+  });
 });

@@ -9,7 +9,6 @@ import { sqlPool, utcText, type RunJob, type VersionStatus } from "../../db";
 import { JOB_CLASS, RUNNER_ARTIFACT } from "../../protocol";
 import { START_LEASE_MS, RUNNING_LEASE_MS } from "../constants";
 import { Effects } from "./effects";
-import { leaseTimer } from "./jobs";
 
 /** A claimed job with what the Link is told about its skill version. */
 export type ClaimedJob = Pick<
@@ -201,7 +200,7 @@ export async function claimJobs(
   if (started.length) {
     const effects = new Effects();
     for (const row of started) {
-      effects.timer(leaseTimer(row.id, runningLease));
+      effects.leaseEnds(runningLease);
       if (row.stepMoved && row.stepId) effects.stepProgressed({ id: row.stepId, userId: row.userId });
     }
     afterTheAnswer(effects);
@@ -219,7 +218,7 @@ export async function startLeaseTimers(
 ): Promise<void> {
   const effects = new Effects();
   for (const job of jobs) {
-    effects.timer(leaseTimer(job.id, job.leaseExpiresAt));
+    effects.leaseEnds(job.leaseExpiresAt);
     if (job.stepId) effects.stepProgressed({ id: job.stepId, userId: job.userId });
   }
   await effects.run();
@@ -266,7 +265,7 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
   });
   const effects = new Effects();
   for (const moved of rows) {
-    effects.timer(leaseTimer(moved.id, lease));
+    effects.leaseEnds(lease);
     if (moved.stepMoved && moved.stepId) effects.stepProgressed({ id: moved.stepId, userId: moved.userId });
   }
   afterTheAnswer(effects);

@@ -44,8 +44,17 @@ export class Effects {
 
   /** A queued job expires at `at`: the timer of that second, which expires every job then due. */
   jobExpires(at: Date): this {
+    return this.secondTimer(TIMER_JOBS.jobsDue, "jobs-due", at);
+  }
+
+  /** A placed or running job's lease ends at `at`: the timer of that second, for every lease then due. */
+  leaseEnds(at: Date): this {
+    return this.secondTimer(TIMER_JOBS.leasesDue, "leases-due", at);
+  }
+
+  private secondTimer(name: TimerName, prefix: string, at: Date): this {
     const second = Math.ceil(at.getTime() / 1000);
-    return this.timer({ name: TIMER_JOBS.jobsDue, data: { second }, at: new Date(second * 1000), id: `jobs-due-${second}`, shared: true });
+    return this.timer({ name, data: { second }, at: new Date(second * 1000), id: `${prefix}-${second}`, shared: true });
   }
 
   timer(timer: Timer): this {

@@ -8,7 +8,6 @@ import { db, Prisma, type DbTx, type RunJob } from "../../db";
 import type { Attestation, CancelCode, JobResultBody } from "../../protocol";
 import { ONLINE_WINDOW_MS } from "../../links/service";
 import { MAX_PLACEMENTS, OWN_LINKS_FIRST_MS, RESULT_DELIVERY_MS, RUNNING_LEASE_MS } from "../constants";
-import { TIMER_JOBS } from "../timers";
 import { Effects } from "./effects";
 import { isStepFinal, JOB_TRANSITIONS, jobMayMove, stepAfterJob, type JobTransition } from "./table";
 import { resultColumns, resultRan, resultStepColumns } from "./result-columns";
@@ -87,13 +86,6 @@ const one = (transition: JobTransition, plan: (tx: DbTx, job: RunJob) => Promise
   plan,
 });
 
-export const leaseTimer = (jobId: string, at: Date) => ({
-  name: TIMER_JOBS.jobLease,
-  data: { jobId },
-  at,
-  id: `lease-${jobId}-${at.getTime()}`,
-});
-
 /** Start (placed → running): its Link began to run it; from now on its heartbeat keeps the lease. */
 export function startJob(linkId: string, jobId: string, now = new Date()): Promise<Moved> {
   return move(
@@ -103,7 +95,7 @@ export function startJob(linkId: string, jobId: string, now = new Date()): Promi
       const lease = new Date(now.getTime() + RUNNING_LEASE_MS);
       return {
         job: { startedAt: now, leaseExpiresAt: lease },
-        effects: new Effects().timer(leaseTimer(jobId, lease)),
+        effects: new Effects().leaseEnds(lease),
       };
     }),
   );
