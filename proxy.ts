@@ -53,10 +53,12 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  // Every page and API route; not Next's static files.
+  // Every page, and every API path with a percent sign (the only ones that can fail to decode); not
+  // Next's static files. A plain API path skips the proxy: agents and Links call those many times a
+  // second, and running it for them cost 2–4 points of bench:load's throughput (README).
   matcher: [
     {
-      source: "/((?!_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!_next/static|_next/image|favicon.ico|api/[^%]*$).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

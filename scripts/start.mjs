@@ -43,6 +43,8 @@ const BUILD_INPUTS = [
   "components",
   "public",
   "next.config.mjs",
+  "proxy.ts",
+  "instrumentation.ts",
   "tsconfig.json",
   "package-lock.json",
   "prisma/schema.prisma",
