@@ -81,8 +81,6 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
     const { createUser } = await import("../lib/auth/users");
     const { loadBundle } = await import("../lib/contracts");
     const { publishSkill, scanVersion } = await import("../lib/registry");
-    const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
-    const { recordTopUp } = await import("../lib/billing/ledger");
     const r = (p: string) => import(p);
     const linkRoute = (method: string, p: string) => ({
       method,
@@ -113,16 +111,17 @@ export async function startRunFixture(opts: { name: string; links: number; jobs?
     if (!bundle.ok) throw new Error("text-tools does not load");
     const published = await publishSkill({ ownerId: person.id, document: bundle.document, scan: "none" });
     await scanVersion(published.versionId);
-    await installSkill({ userId: person.id, slug: "text-tools", version: bundle.document.version });
-    await grantAlwaysAllow({ userId: person.id, versionId: published.versionId, tool: "word_count" });
-    await recordTopUp({ userId: person.id, amountMicros: 1_000_000_000n, paymentId: "bench", memo: "bench" });
-
-    links.push(...(await startLinks({ url, personId: person.id, dataDir, count: opts.links, jobs: opts.jobs })));
-
-    const skill = `text-tools@${bundle.document.version}`;
-    const made = fixtureAgents({ url, skill, personId: person.id });
-    stopAgents = made.close;
-    return { url, mcpUrl: null, skill, personId: person.id, ...made.ops, stop };
+    const ready = await personAtWork({
+      url,
+      personId: person.id,
+      version: { id: published.versionId, version: bundle.document.version },
+      dataDir,
+      links: opts.links,
+      jobs: opts.jobs,
+    });
+    links.push(...ready.links);
+    stopAgents = ready.close;
+    return { url, mcpUrl: null, skill: ready.skill, personId: person.id, ...ready.ops, stop };
   } catch (err) {
     console.error("fixture failed:", err);
     await stop().catch(() => undefined);
@@ -170,6 +169,29 @@ export async function startLinks(opts: {
     for (const link of links) link.kill("SIGTERM");
     throw err;
   }
+}
+
+/**
+ * The person put to work on text-tools `version`: installed, word_count always allowed, a balance,
+ * `links` Links paired and online, and their agents' calls (fixtureAgents).
+ */
+export async function personAtWork(opts: {
+  url: string;
+  personId: string;
+  version: { id: string; version: string };
+  dataDir: string;
+  links: number;
+  jobs?: number;
+}) {
+  const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
+  const { recordTopUp } = await import("../lib/billing/ledger");
+  await installSkill({ userId: opts.personId, slug: "text-tools", version: opts.version.version });
+  await grantAlwaysAllow({ userId: opts.personId, versionId: opts.version.id, tool: "word_count" });
+  await recordTopUp({ userId: opts.personId, amountMicros: 1_000_000_000n, paymentId: "bench", memo: "bench" });
+  const links = await startLinks({ ...opts, count: opts.links });
+  const skill = `text-tools@${opts.version.version}`;
+  const agents = fixtureAgents({ url: opts.url, skill, personId: opts.personId });
+  return { links, skill, ...agents };
 }
 
 /** Stops Links started by startLinks, each after it finished what it held. */

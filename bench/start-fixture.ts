@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeBench } from "./app-clients";
-import { fixtureAgents, ROOT, scratchInstance, startLinks, stopLinks, type RunFixture } from "./run-fixture";
+import { personAtWork, ROOT, scratchInstance, stopLinks, type RunFixture } from "./run-fixture";
 
 /** `npm start` builds first when .next is stale: minutes on a small machine. */
 const READY_WAIT_MS = 15 * 60_000;
@@ -86,8 +86,6 @@ export async function startSiteFixture(opts: { name: string; links: number; jobs
     const url = started.url;
 
     const { createUser } = await import("../lib/auth/users");
-    const { installSkill, grantAlwaysAllow } = await import("../lib/installs");
-    const { recordTopUp } = await import("../lib/billing/ledger");
     const { db } = await import("../lib/db");
     // The seed publishes text-tools; the worker host scans it.
     const deadline = Date.now() + SCAN_WAIT_MS;
@@ -98,15 +96,10 @@ export async function startSiteFixture(opts: { name: string; links: number; jobs
       version = await db.skillVersion.findFirst({ where: { skill: { slug: "text-tools" }, status: "passed" } });
     }
     const person = await createUser({ email: `${opts.name}@bench.test`, name: "Bench", password: null });
-    await installSkill({ userId: person.id, slug: "text-tools", version: version.version });
-    await grantAlwaysAllow({ userId: person.id, versionId: version.id, tool: "word_count" });
-    await recordTopUp({ userId: person.id, amountMicros: 1_000_000_000n, paymentId: "bench", memo: "bench" });
-    links = await startLinks({ url, personId: person.id, dataDir, count: opts.links, jobs: opts.jobs });
-
-    const skill = `text-tools@${version.version}`;
-    const made = fixtureAgents({ url, skill, personId: person.id });
-    stopAgents = made.close;
-    return { url, mcpUrl: url, skill, personId: person.id, ...made.ops, stop };
+    const ready = await personAtWork({ url, personId: person.id, version, dataDir, links: opts.links, jobs: opts.jobs });
+    links = ready.links;
+    stopAgents = ready.close;
+    return { url, mcpUrl: url, skill: ready.skill, personId: person.id, ...ready.ops, stop };
   } catch (err) {
     console.error("fixture failed:", err);
     await stop().catch(() => undefined);

@@ -198,9 +198,8 @@ export async function claimJobs(
   if (leaseTimers) await startLeaseTimers(claimed.filter((job) => !job.started));
   const started = rows.filter((row) => row.started);
   if (started.length) {
-    const effects = new Effects();
+    const effects = new Effects().leaseEnds(runningLease);
     for (const row of started) {
-      effects.leaseEnds(runningLease);
       if (row.stepMoved && row.stepId) effects.stepProgressed({ id: row.stepId, userId: row.userId });
     }
     afterTheAnswer(effects);
@@ -263,9 +262,8 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
     text: START_SQL,
     values: [jobIds, linkId, utcText(now), utcText(lease)],
   });
-  const effects = new Effects();
+  const effects = rows.length ? new Effects().leaseEnds(lease) : new Effects();
   for (const moved of rows) {
-    effects.leaseEnds(lease);
     if (moved.stepMoved && moved.stepId) effects.stepProgressed({ id: moved.stepId, userId: moved.userId });
   }
   afterTheAnswer(effects);
