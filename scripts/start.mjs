@@ -73,6 +73,8 @@ function buildIsCurrent(fingerprint) {
 
 /** `next <args>` run by this Node directly (npx would sit between us and the server). */
 export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+/** The production web server: Next.js, with the tool-call routes served directly (web-server.mjs). */
+export const WEB_SERVER = path.join(ROOT, "scripts/web-server.mjs");
 
 /** Runs `next build` for env unless .next is already current; used by `npm start` and `npm test`. */
 export async function buildIfStale(env, fingerprint, { force = false } = {}) {
@@ -174,8 +176,10 @@ async function main() {
     },
   });
   supervisor.stopOnSignals({ exit: () => process.exit(exitCode) });
-  const nextArgs = [NEXT_BIN, dev ? "dev" : "start", "-H", host, "-p", String(port)];
-  supervisor.add("web", { command: process.execPath, args: nextArgs, env, critical: true });
+  const webArgs = dev
+    ? [NEXT_BIN, "dev", "-H", host, "-p", String(port)]
+    : [WEB_SERVER, "--hostname", host, "--port", String(port)];
+  supervisor.add("web", { command: process.execPath, args: webArgs, env, critical: true });
   supervisor.add("workers", {
     command: process.execPath,
     args: ["--conditions=react-server", "--import", "tsx", "workers/index.ts"],

@@ -28,7 +28,7 @@ import {
   waitForHttp,
 } from "./provision.mjs";
 import { makeRunTmp, peek, tempLeftovers } from "./run-tmp.mjs";
-import { NEXT_BIN, buildIfStale, startChild, stopChildren } from "./start.mjs";
+import { WEB_SERVER, buildIfStale, startChild, stopChildren } from "./start.mjs";
 
 const SUITES = ["static", "unit", "integration", "sandbox", "e2e"];
 
@@ -189,7 +189,7 @@ async function runE2e(env, reportDir, filters) {
     return;
   }
   const children = [
-    startChild("web", process.execPath, [NEXT_BIN, "start", "-H", "127.0.0.1", "-p", String(port)], e2eEnv),
+    startChild("web", process.execPath, [WEB_SERVER, "--hostname", "127.0.0.1", "--port", String(port)], e2eEnv),
     startChild(
       "workers",
       process.execPath,
