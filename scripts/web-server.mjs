@@ -28,6 +28,9 @@ function readWhole(req) {
     req.on("data", (chunk) => chunks.push(chunk));
     req.once("end", () => resolve(Buffer.concat(chunks)));
     req.once("error", reject);
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("the caller hung up before its body arrived"));
+    });
   });
 }
 
@@ -90,6 +93,7 @@ async function send(answer, res) {
 
 /** @param {http.ServerResponse} res @param {unknown} err */
 function failed(res, err) {
+  if (res.destroyed) return; // the caller hung up: nobody to answer, and not a fault of ours
   const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
   console.error(JSON.stringify({ t: new Date().toISOString(), level: "error", msg: "web.direct_route_failed", error }));
   if (res.headersSent) return void res.destroy();
@@ -123,7 +127,6 @@ async function main() {
   const hostname = opt("--hostname", "127.0.0.1");
   const port = Number(opt("--port", "3000"));
   // As `next start` does, before Next.js loads (it reads this once).
-  // eslint-disable-next-line no-restricted-properties
   process.env.NODE_ENV ??= "production";
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: ROOT, hostname, port });
