@@ -6,6 +6,7 @@ import type { Readable } from "node:stream";
 import type { JobCgroup } from "./cgroup";
 import { JsonEndDetector } from "./json-end";
 import { STDERR_MAX_BYTES, STDOUT_MAX_BYTES, type JobResult, type JobStatus, type Limits } from "./policy";
+import { lowerSessionPriority } from "./priority";
 
 /**
  * After one complete JSON value on stdout the job is over: the tool is ended at once rather than
@@ -25,6 +26,7 @@ export class SandboxPid {
       this.text += chunk.toString("utf8");
       try {
         this.value = (JSON.parse(this.text) as { "child-pid"?: number })["child-pid"];
+        if (this.value) lowerSessionPriority(this.value);
       } catch {
         // Not all of it yet.
       }

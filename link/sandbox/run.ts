@@ -34,6 +34,7 @@ import {
   type NetPolicy,
 } from "./policy";
 import { bootScript, sandboxWasmPath, warmScript, wasmFileName, type AllowedWasm } from "./preload";
+import { lowerTaskPriority } from "./priority";
 import { startProxy, type EgressProxy } from "./proxy";
 import type { JobFolder, SandboxJob, SandboxOptions } from "./sandbox-types";
 import { settledOrLate } from "./settled";
@@ -270,6 +271,7 @@ export class Sandbox {
       ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
     });
     child.on("error", () => {});
+    if (child.pid) lowerTaskPriority(child.pid);
     // A waiting standby must not keep the Link's process alive; it is ref'd again when taken.
     setRef(child, false);
     const joined = cgroup && child.pid ? cgroup.addAsync(child.pid) : Promise.resolve();
