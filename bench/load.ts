@@ -14,6 +14,7 @@ import path from "node:path";
 import { copyLocalFolder } from "../link/inputs";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
+import { cpuReading, perCall, withDescendants, type CpuGroups, type ProcessCpu } from "./process-cpu";
 import { pct, TEXT_TOOLS } from "./run-fixture";
 import { startSiteFixture } from "./start-fixture";
 
@@ -71,12 +72,41 @@ async function untilSettled(personId: string) {
   while ((await open()) > 0) await new Promise((res) => setTimeout(res, 100));
 }
 
-type Leg = { name: string; latencies: number[]; errors: Map<string, number>; seconds: number };
+/** Where a leg's CPU went: the site's processes, the Links with their sandboxes, the agents, the stores. */
+function cpuGroups(): CpuGroups {
+  const ours = (all: ProcessCpu[]) => withDescendants(all, [process.pid]);
+  const running = (mark: string) => (all: ProcessCpu[]) => ours(all).filter((p) => p.cmdline.includes(mark));
+  return {
+    web: running("web-server.mjs"),
+    workers: running("workers/index.ts"),
+    "Links with their sandboxes": (all) =>
+      withDescendants(
+        all,
+        ours(all)
+          .filter((p) => p.cmdline.includes("openvibe-link") && p.cmdline.includes(" run"))
+          .map((p) => p.pid),
+      ),
+    PostgreSQL: (all) => all.filter((p) => /(^|\/)postgres[: ]/.test(p.cmdline)),
+    Redis: (all) => all.filter((p) => p.cmdline.includes("redis-server")),
+    agents: (all) => ours(all).filter((p) => /(call|mcp)-client\.mjs/.test(p.cmdline)),
+  };
+}
+
+type Leg = {
+  name: string;
+  latencies: number[];
+  errors: Map<string, number>;
+  seconds: number;
+  /** CPU per succeeded call, by group. */
+  cpu: string;
+};
 
 /** Every agent calls, one call at a time, until SECONDS are up; a call's answer is its final status. */
 async function drive(name: string, agents: ((text: string) => Promise<string>)[]): Promise<Leg> {
   const latencies: number[] = [];
   const errors = new Map<string, number>();
+  const groups = cpuGroups();
+  const before = cpuReading(groups);
   const started = performance.now();
   const until = started + SECONDS * 1000;
   await Promise.all(
@@ -89,7 +119,8 @@ async function drive(name: string, agents: ((text: string) => Promise<string>)[]
       }
     }),
   );
-  return { name, latencies, errors, seconds: (performance.now() - started) / 1000 };
+  const seconds = (performance.now() - started) / 1000;
+  return { name, latencies, errors, seconds, cpu: perCall(before, cpuReading(groups), latencies.length) };
 }
 
 /** The MCP agents (./mcp-client.mjs, the official SDK over Streamable HTTP), in a process of their own. */
@@ -131,7 +162,9 @@ async function main() {
     if (first.status !== "succeeded") throw new Error(`the first call ended ${first.status}`);
 
     // Every agent's first call at once, each on a new connection, with the Links taking the jobs.
+    const burstBefore = cpuReading(cpuGroups());
     const accepted = await fixture.firstCalls(tokens, INPUT.text);
+    const burstCpu = perCall(burstBefore, cpuReading(cpuGroups()), tokens.length);
     await untilSettled(fixture.personId);
 
     const rest = await drive(
@@ -170,6 +203,7 @@ async function main() {
     console.log(
       `  first calls    ${AGENTS} at once: accepted p50 ${pct(accepted, 50).toFixed(0)} ms, p95 ${firstP95.toFixed(0)} ms (budget p95 ≤ ${FIRST_CALLS_BUDGET_MS} ms) — ${verdict(firstP95 <= FIRST_CALLS_BUDGET_MS)}`,
     );
+    console.log(`                 CPU a call while they were accepted: ${burstCpu}`);
     for (const leg of [rest, mcp]) {
       const perSecond = leg.latencies.length / leg.seconds;
       const ratio = perSecond / alone;
@@ -181,6 +215,7 @@ async function main() {
         `    calls          ${leg.latencies.length} succeeded in ${leg.seconds.toFixed(1)} s: ${perSecond.toFixed(1)} calls/s`,
       );
       console.log(`    call → result  p50 ${fmt(50)}, p95 ${fmt(95)}, p99 ${fmt(99)}`);
+      console.log(`    CPU a call     ${leg.cpu}`);
       console.log(
         `    errors         ${errorCount}${errorCount ? ` (${[...leg.errors].map(([k, n]) => `${k}: ${n}`).join(", ")})` : ""} — ${verdict(errorCount === 0)}`,
       );

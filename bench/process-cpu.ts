@@ -1,0 +1,71 @@
+// CPU time of the machine's processes, read from /proc, so a bench can say what its load cost each
+// part (the web process, PostgreSQL, the Links with their sandboxes). A process counts its own time
+// and the time of the children it reaped: a sandbox that ended between two readings is in its
+// parent's total then, and the difference of two readings is what the group used in between.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Linux reports CPU time in clock ticks of USER_HZ, 100 a second. */
+const TICK_MS = 10;
+
+export type ProcessCpu = { pid: number; ppid: number; cmdline: string; ms: number };
+
+/** The parent and CPU time (own plus reaped children, in ms) in one /proc/<pid>/stat line. */
+export function parseStat(line: string): { pid: number; ppid: number; ms: number } | null {
+  // The command name, in parentheses, may hold anything: fields are counted from its last ")".
+  const close = line.lastIndexOf(")");
+  if (close < 0) return null;
+  const pid = Number(line.slice(0, line.indexOf(" ")));
+  const fields = line.slice(close + 2).split(" ");
+  // After the name: state, ppid, …, utime (12th), stime, cutime, cstime.
+  const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) => Number(fields[i]));
+  if (![pid, ppid, utime, stime, cutime, cstime].every(Number.isSafeInteger)) return null;
+  return { pid, ppid: ppid!, ms: (utime! + stime! + cutime! + cstime!) * TICK_MS };
+}
+
+export function processes(): ProcessCpu[] {
+  const found: ProcessCpu[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = parseStat(readFileSync(`/proc/${name}/stat`, "utf8"));
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (stat) found.push({ ...stat, cmdline });
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return found;
+}
+
+/** `roots` and every process below them. */
+export function withDescendants(all: ProcessCpu[], roots: number[]): ProcessCpu[] {
+  const chosen = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of all) {
+      if (!chosen.has(p.pid) && chosen.has(p.ppid)) {
+        chosen.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((p) => chosen.has(p.pid));
+}
+
+export type CpuGroups = Record<string, (all: ProcessCpu[]) => ProcessCpu[]>;
+
+/** Each group's CPU time now, in ms. */
+export function cpuReading(groups: CpuGroups): Record<string, number> {
+  const all = processes();
+  return Object.fromEntries(
+    Object.entries(groups).map(([name, pick]) => [name, pick(all).reduce((sum, p) => sum + p.ms, 0)]),
+  );
+}
+
+/** "web 12.3 ms, PostgreSQL 4.5 ms, …": what each group used between two readings, per call. */
+export function perCall(before: Record<string, number>, after: Record<string, number>, calls: number): string {
+  return Object.keys(after)
+    .map((name) => `${name} ${((after[name]! - (before[name] ?? 0)) / Math.max(1, calls)).toFixed(1)} ms`)
+    .join(", ");
+}
