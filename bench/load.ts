@@ -72,14 +72,14 @@ async function untilSettled(personId: string) {
   while ((await open()) > 0) await new Promise((res) => setTimeout(res, 100));
 }
 
-/** Where a leg's CPU went: the site's processes, the Links with their sandboxes, the agents, the stores. */
+/** Where a leg's CPU went: the site's processes, the Links (and their sandboxes still running), the agents, the stores. */
 function cpuGroups(): CpuGroups {
   const ours = (all: ProcessCpu[]) => withDescendants(all, [process.pid]);
   const running = (mark: string) => (all: ProcessCpu[]) => ours(all).filter((p) => p.cmdline.includes(mark));
   return {
     web: running("web-server.mjs"),
     workers: running("workers/index.ts"),
-    "Links with their sandboxes": (all) =>
+    Links: (all) =>
       withDescendants(
         all,
         ours(all)

@@ -1,7 +1,9 @@
 // CPU time of the machine's processes, read from /proc, so a bench can say what its load cost each
-// part (the web process, PostgreSQL, the Links with their sandboxes). A process counts its own time
-// and the time of the children it reaped: a sandbox that ended between two readings is in its
-// parent's total then, and the difference of two readings is what the group used in between.
+// part (the web process, PostgreSQL, the Links). A process counts its own time and the time of the
+// children it reaped: a child that ended between two readings is in its parent's total then, and
+// the difference of two readings is what the group used in between. A process whose parent died
+// first (a sandbox's Node once its bwrap is killed) is reaped by init instead: what no group holds
+// is "the rest", the machine's busy time (/proc/stat) less every group's.
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Linux reports CPU time in clock ticks of USER_HZ, 100 a second. */
@@ -55,17 +57,35 @@ export function withDescendants(all: ProcessCpu[], roots: number[]): ProcessCpu[
 
 export type CpuGroups = Record<string, (all: ProcessCpu[]) => ProcessCpu[]>;
 
-/** Each group's CPU time now, in ms. */
-export function cpuReading(groups: CpuGroups): Record<string, number> {
-  const all = processes();
-  return Object.fromEntries(
-    Object.entries(groups).map(([name, pick]) => [name, pick(all).reduce((sum, p) => sum + p.ms, 0)]),
-  );
+/** The machine's busy CPU time in ms, all cores, from the first line of /proc/stat. */
+export function parseMachineBusy(stat: string): number {
+  // cpu  user nice system idle iowait irq softirq steal …
+  const [user, nice, system, , , irq, softirq, steal] = stat.split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return [user, nice, system, irq, softirq, steal].reduce((sum: number, t) => sum + (t ?? 0), 0) * TICK_MS;
 }
 
-/** "web 12.3 ms, PostgreSQL 4.5 ms, …": what each group used between two readings, per call. */
-export function perCall(before: Record<string, number>, after: Record<string, number>, calls: number): string {
-  return Object.keys(after)
-    .map((name) => `${name} ${((after[name]! - (before[name] ?? 0)) / Math.max(1, calls)).toFixed(1)} ms`)
-    .join(", ");
+export type CpuReading = { groups: Record<string, number>; machine: number };
+
+/** Each group's CPU time now, and the machine's, in ms. */
+export function cpuReading(groups: CpuGroups): CpuReading {
+  const all = processes();
+  return {
+    groups: Object.fromEntries(
+      Object.entries(groups).map(([name, pick]) => [name, pick(all).reduce((sum, p) => sum + p.ms, 0)]),
+    ),
+    machine: parseMachineBusy(readFileSync("/proc/stat", "utf8")),
+  };
+}
+
+/** "web 12.3 ms, PostgreSQL 4.5 ms, …, the rest 20.1 ms": what each part used between two readings, per call. */
+export function perCall(before: CpuReading, after: CpuReading, calls: number): string {
+  const per = (ms: number) => `${(ms / Math.max(1, calls)).toFixed(1)} ms`;
+  const used = Object.keys(after.groups).map(
+    (name) => [name, after.groups[name]! - (before.groups[name] ?? 0)] as const,
+  );
+  const named = used.reduce((sum, [, ms]) => sum + ms, 0);
+  const machine = after.machine - before.machine;
+  return [...used.map(([name, ms]) => `${name} ${per(ms)}`), `the rest ${per(Math.max(0, machine - named))}`].join(
+    ", ",
+  );
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cpuReading, parseStat, perCall, processes, withDescendants, type ProcessCpu } from "../../bench/process-cpu";
+import {
+  cpuReading,
+  parseMachineBusy,
+  parseStat,
+  perCall,
+  processes,
+  withDescendants,
+  type ProcessCpu,
+} from "../../bench/process-cpu";
 
 describe("the benches' CPU readings from /proc", () => {
   it("reads the parent and own plus reaped CPU past a name with spaces and parentheses", () => {
@@ -10,10 +18,18 @@ describe("the benches' CPU readings from /proc", () => {
     expect(parseStat("1 (x) S 0 1 1 0 -1 0 0 0 0 0 a b c d")).toBeNull();
   });
 
+  it("reads the machine's busy time: user, nice, system, irq, softirq and steal, not idle or iowait", () => {
+    expect(parseMachineBusy("cpu  100 5 40 9000 70 3 2 1 0 0\ncpu0 50 2 20 4500 35 1 1 0 0 0\n")).toBe(151 * 10);
+  });
+
   it("takes a process with everything below it, and nothing beside it", () => {
     const p = (pid: number, ppid: number): ProcessCpu => ({ pid, ppid, cmdline: "", ms: pid });
     const all = [p(1, 0), p(10, 1), p(11, 10), p(12, 11), p(20, 1), p(21, 20)];
-    expect(withDescendants(all, [10]).map((x) => x.pid).sort()).toEqual([10, 11, 12]);
+    expect(
+      withDescendants(all, [10])
+        .map((x) => x.pid)
+        .sort(),
+    ).toEqual([10, 11, 12]);
     expect(withDescendants(all, [21]).map((x) => x.pid)).toEqual([21]);
   });
 
@@ -26,7 +42,8 @@ describe("the benches' CPU readings from /proc", () => {
     while (Date.now() < until) spin++;
     const after = cpuReading(groups);
     expect(spin).toBeGreaterThan(0);
-    expect(after.me! - before.me!).toBeGreaterThanOrEqual(50);
-    expect(perCall(before, after, 2)).toMatch(/^me \d+\.\d ms$/);
+    expect(after.groups.me! - before.groups.me!).toBeGreaterThanOrEqual(50);
+    expect(after.machine - before.machine).toBeGreaterThanOrEqual(after.groups.me! - before.groups.me!);
+    expect(perCall(before, after, 2)).toMatch(/^me \d+\.\d ms, the rest \d+\.\d ms$/);
   });
 });
