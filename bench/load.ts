@@ -162,9 +162,10 @@ async function main() {
     if (first.status !== "succeeded") throw new Error(`the first call ended ${first.status}`);
 
     // Every agent's first call at once, each on a new connection, with the Links taking the jobs.
-    const burstBefore = cpuReading(cpuGroups());
+    const groups = cpuGroups();
+    const burstBefore = cpuReading(groups);
     const accepted = await fixture.firstCalls(tokens, INPUT.text);
-    const burstCpu = perCall(burstBefore, cpuReading(cpuGroups()), tokens.length);
+    const burstCpu = perCall(burstBefore, cpuReading(groups), tokens.length);
     await untilSettled(fixture.personId);
 
     const rest = await drive(

@@ -5,6 +5,7 @@
 // first (a sandbox's Node once its bwrap is killed) is reaped by init instead: what no group holds
 // is "the rest", the machine's busy time (/proc/stat) less every group's.
 import { readdirSync, readFileSync } from "node:fs";
+import { statFields } from "../link/sandbox/priority";
 
 /** Linux reports CPU time in clock ticks of USER_HZ, 100 a second. */
 const TICK_MS = 10;
@@ -13,11 +14,8 @@ export type ProcessCpu = { pid: number; ppid: number; cmdline: string; ms: numbe
 
 /** The parent and CPU time (own plus reaped children, in ms) in one /proc/<pid>/stat line. */
 export function parseStat(line: string): { pid: number; ppid: number; ms: number } | null {
-  // The command name, in parentheses, may hold anything: fields are counted from its last ")".
-  const close = line.lastIndexOf(")");
-  if (close < 0) return null;
   const pid = Number(line.slice(0, line.indexOf(" ")));
-  const fields = line.slice(close + 2).split(" ");
+  const fields = statFields(line);
   // After the name: state, ppid, …, utime (12th), stime, cutime, cstime.
   const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((i) => Number(fields[i]));
   if (![pid, ppid, utime, stime, cutime, cstime].every(Number.isSafeInteger)) return null;

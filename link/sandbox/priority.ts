@@ -1,4 +1,4 @@
-// Tool code runs at the lowest CPU priority, so a Link never takes the CPU from what else runs on
+// Tool code runs below the Link's CPU priority (nice SANDBOX_NICE), so a Link never takes the CPU from what else runs on
 // its machine: the person's own programs, or on one machine the site and its database. A tool
 // gets the whole CPU when nothing else wants it.
 //
@@ -24,11 +24,16 @@ export function lowerTaskPriority(pid: number): void {
   }
 }
 
+/** The fields of a /proc/<pid>/stat line after the command name: state, ppid, pgrp, session, … */
+export function statFields(stat: string): string[] {
+  // The command name, in parentheses, may hold anything, so the fields are counted from its last ")".
+  const close = stat.lastIndexOf(")");
+  return close < 0 ? [] : stat.slice(close + 2).split(" ");
+}
+
 /** The session id in a /proc/<pid>/stat line, or undefined when it does not parse. */
 export function sessionOf(stat: string): number | undefined {
-  // comm, in parentheses, may hold anything, so the fields are counted from its last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const session = Number(fields[3]);
+  const session = Number(statFields(stat)[3]);
   return Number.isSafeInteger(session) && session > 0 ? session : undefined;
 }
 

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { statFields } from "./priority";
 import { Sandbox } from "./run";
 
 /** This process's children that are a waiting standby shell (`/bin/sh -c …` before its exec). */
@@ -12,7 +13,7 @@ function standbys(): number[] {
     .filter((pid) => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const ppid = Number(statFields(stat)[1]);
         return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("/bin/sh\0-c\0");
       } catch {
         return false;
