@@ -4,13 +4,15 @@
 //         JSON in and out). Budget: p50 ≤ 1.5 × bare p50.
 //   warm: job bytes in → result out with a sandbox booted before the job (the job's files written
 //         into its /job, its entry loaded, its value back). Budget: p50 ≤ 0.5 × bare p50.
-// Also the memory an idle warm sandbox holds (its Node's RSS), budget ≈ 40 MB.
+// Also the memory an idle warm sandbox holds (its Node's RSS), budget ≈ 40 MB, and (shown, no budget)
+// the same trivial tool run by a bare Node outside any sandbox, without and with the one V8 flag every
+// sandboxed Node keeps (it costs Node its built-in code cache): what is left is the sandbox's own.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { copyLocalFolder } from "./inputs";
-import { EMPTY_ENV } from "./sandbox/bwrap";
+import { EMPTY_ENV, NO_CODE_FROM_STRINGS } from "./sandbox/bwrap";
 import { Sandbox, type JobFolder } from "./sandbox/run";
 
 const RUNS = Number(process.argv[2] ?? 40);
@@ -21,9 +23,10 @@ const IDLE_RSS_BUDGET_MB = 40;
 const LIMITS = { wall_ms: 10_000, mem_bytes: 134_217_728 };
 const JOB = { net: "deny" as const, limits: LIMITS };
 
-function bareNode(node: string): Promise<number> {
+function bareNode(node: string, args = ["-e", "0"], input?: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(node, ["-e", "0"], { stdio: "ignore", env: EMPTY_ENV });
+  const child = spawn(node, args, { stdio: [input === undefined ? "ignore" : "pipe", "ignore", "ignore"], env: EMPTY_ENV });
+  child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.on("error", reject);
     child.on("close", () => resolve(performance.now() - started));
@@ -107,7 +110,12 @@ writeFileSync(
   `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.stringify({n:JSON.parse(s).n+1})))`,
 );
 
+/** The trivial tool run by a bare Node of the same binary, outside any sandbox, with `flags`. */
+const outside = (flags: string[] = []) =>
+  bareNode(sandbox.runtime.node, [...flags, path.join(toolDir, "tool.js")], '{"n":1}');
 const bare: number[] = [];
+const plainTool: number[] = [];
+const flagged: number[] = [];
 const coldRuns: number[] = [];
 const warmRuns: number[] = [];
 let memory: ReturnType<typeof idleMemory>;
@@ -120,12 +128,16 @@ try {
   bareIdleMb = await bareIdleRssMb(sandbox.runtime.node);
   for (let i = 0; i < WARMUP; i++) {
     await bareNode(sandbox.runtime.node);
+    await outside();
+    await outside([NO_CODE_FROM_STRINGS]);
     await cold(sandbox, toolDir);
     await warm(sandbox, toolDir);
   }
-  // Interleaved, the order turned each round so that none of the three always follows another.
+  // Interleaved, the order turned each round so that none of the five always follows another.
   const kinds = [
     async () => bare.push(await bareNode(sandbox.runtime.node)),
+    async () => plainTool.push(await outside()),
+    async () => flagged.push(await outside([NO_CODE_FROM_STRINGS])),
     async () => coldRuns.push(await cold(sandbox, toolDir)),
     async () => warmRuns.push(await warm(sandbox, toolDir)),
   ];
@@ -156,13 +168,15 @@ const row = (name: string, values: number[]) => ({
   p95_ms: +quantile(values, 0.95).toFixed(1),
 });
 const bareRow = row("bare `node -e 0`", bare);
+const plainRow = row("the tool, no sandbox: `node tool.js`", plainTool);
+const flaggedRow = row(`the tool, no sandbox: \`node ${NO_CODE_FROM_STRINGS} tool.js\``, flagged);
 const coldRow = row("cold: trivial tool through exec", coldRuns);
 const warmRow = row("warm: job bytes in → result out", warmRuns);
 const ratioOf = (r: typeof bareRow) => ({
   p50: +(r.p50_ms / bareRow.p50_ms).toFixed(2),
   p95: +(r.p95_ms / bareRow.p95_ms).toFixed(2),
 });
-const ratio = { cold: ratioOf(coldRow), warm: ratioOf(warmRow) };
+const ratio = { cold: ratioOf(coldRow), warm: ratioOf(warmRow), tool: ratioOf(plainRow), flagged_tool: ratioOf(flaggedRow) };
 const holds = {
   cold: ratio.cold.p50 <= COLD_BUDGET,
   warm: ratio.warm.p50 <= WARM_BUDGET,
@@ -174,9 +188,12 @@ const load = os.loadavg().map((l) => +l.toFixed(2));
 console.log(
   `node ${sandbox.runtime.node} (v${sandbox.runtime.nodeMajor}), memory ${sandbox.cgroups.enforcement}, ${RUNS} runs each, interleaved, load ${load.join(" ")} on ${os.availableParallelism()} cpus`,
 );
-console.table([bareRow, coldRow, warmRow]);
+console.table([bareRow, plainRow, flaggedRow, coldRow, warmRow]);
 console.log(`warm p50 ${ratio.warm.p50}× bare (budget ≤ ${WARM_BUDGET}×): ${verdict(holds.warm)}`);
 console.log(`cold p50 ${ratio.cold.p50}× bare (budget ≤ ${COLD_BUDGET}×): ${verdict(holds.cold)}`);
+console.log(
+  `of it, outside any sandbox (shown, no budget): the tool itself p50 ${ratio.tool.p50}× bare, with ${NO_CODE_FROM_STRINGS} ${ratio.flagged_tool.p50}× (a V8 flag: V8 then rejects Node's built-in code cache); the sandbox's own part ${(coldRow.p50_ms - flaggedRow.p50_ms).toFixed(1)} ms`,
+);
 const wholeP50 = quantile(wholeRuns, 0.5);
 console.log(
   `the whole \`openvibe-link exec\` command (its own Node start, the CLI, the cold sandbox, the teardown): p50 ${wholeP50.toFixed(1)} ms, ${(wholeP50 / quantile(wholeBare, 0.5)).toFixed(1)}× bare (${WHOLE_RUNS} runs; shown, no budget: the sandbox's own start is the budget above)`,
@@ -189,6 +206,8 @@ console.log(
     runs: RUNS,
     load,
     bare: bareRow,
+    tool: plainRow,
+    flagged_tool: flaggedRow,
     cold: coldRow,
     warm: warmRow,
     ratio,

@@ -171,12 +171,17 @@ export function heapMegabytes(memBytes: number): number {
 }
 
 const V8_POOL_SIZE = 1;
+/**
+ * No eval or new Function in tool code. A V8 flag, so V8 rejects Node's built-in code cache and every
+ * sandboxed Node compiles its own startup code (bench:sandbox shows what that costs a bare start).
+ */
+export const NO_CODE_FROM_STRINGS = "--disallow-code-generation-from-strings";
 
 export function nodeFlags(cmd: Pick<SandboxCommand, "entry" | "memBytes">): string[] {
   return [
     "--permission",
     `--allow-fs-read=${SANDBOX_JOB}`,
-    "--disallow-code-generation-from-strings",
+    NO_CODE_FROM_STRINGS,
     "--no-experimental-sqlite",
     // Tools are JavaScript; type stripping would load a 3.7 MB WebAssembly compiler (refused by the preload anyway).
     "--no-experimental-strip-types",
