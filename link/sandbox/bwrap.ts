@@ -172,8 +172,8 @@ export function heapMegabytes(memBytes: number): number {
 
 const V8_POOL_SIZE = 1;
 /**
- * No eval or new Function in tool code. A V8 flag, so V8 rejects Node's built-in code cache and every
- * sandboxed Node compiles its own startup code (bench:sandbox shows what that costs a bare start).
+ * No eval or new Function in tool code. A V8 flag, so V8 rejects Node's built-in code cache: the Node
+ * modules a tool's start loads (streams, for stdin) compile from source (bench:sandbox shows the cost).
  */
 export const NO_CODE_FROM_STRINGS = "--disallow-code-generation-from-strings";
 
