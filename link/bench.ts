@@ -25,7 +25,10 @@ const JOB = { net: "deny" as const, limits: LIMITS };
 
 function bareNode(node: string, args = ["-e", "0"], input?: string): Promise<number> {
   const started = performance.now();
-  const child = spawn(node, args, { stdio: [input === undefined ? "ignore" : "pipe", "ignore", "ignore"], env: EMPTY_ENV });
+  const child = spawn(node, args, {
+    stdio: [input === undefined ? "ignore" : "pipe", "ignore", "ignore"],
+    env: EMPTY_ENV,
+  });
   child.stdin?.end(input);
   return new Promise((resolve, reject) => {
     child.on("error", reject);
@@ -176,7 +179,12 @@ const ratioOf = (r: typeof bareRow) => ({
   p50: +(r.p50_ms / bareRow.p50_ms).toFixed(2),
   p95: +(r.p95_ms / bareRow.p95_ms).toFixed(2),
 });
-const ratio = { cold: ratioOf(coldRow), warm: ratioOf(warmRow), tool: ratioOf(plainRow), flagged_tool: ratioOf(flaggedRow) };
+const ratio = {
+  cold: ratioOf(coldRow),
+  warm: ratioOf(warmRow),
+  tool: ratioOf(plainRow),
+  flagged_tool: ratioOf(flaggedRow),
+};
 const holds = {
   cold: ratio.cold.p50 <= COLD_BUDGET,
   warm: ratio.warm.p50 <= WARM_BUDGET,

@@ -47,7 +47,10 @@ function which(name: string, candidates: string[]): string {
       // Try the next folder.
     }
   }
-  throw new LinkError("link.sandbox.unavailable", `${name} was not found (looked in ${candidates.join(", ")}). Install it (apt-get install bubblewrap util-linux).`);
+  throw new LinkError(
+    "link.sandbox.unavailable",
+    `${name} was not found (looked in ${candidates.join(", ")}). Install it (apt-get install bubblewrap util-linux).`,
+  );
 }
 
 const SYSTEM_BIN = ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"];
@@ -90,7 +93,10 @@ export function resolveToolNode(explicit?: string): { node: string; major: numbe
       // Not runnable; try the next.
     }
   }
-  throw new LinkError("link.sandbox.node_missing", `No Node ${MIN_NODE_MAJOR} or newer was found to run tools (tried ${candidates.join(", ") || "nothing"}).`);
+  throw new LinkError(
+    "link.sandbox.node_missing",
+    `No Node ${MIN_NODE_MAJOR} or newer was found to run tools (tried ${candidates.join(", ") || "nothing"}).`,
+  );
 }
 
 /** The dynamic libraries a binary loads, from ldd, each bound read-only at the path the loader asks for. */
@@ -200,7 +206,11 @@ export function nodeFlags(cmd: Pick<SandboxCommand, "entry" | "memBytes">): stri
 }
 
 /** `command` is what runs inside: the tool under Node's permission flags unless a test replaces it. */
-export function bwrapArgs(runtime: Runtime, cmd: SandboxCommand, command: string[] = [SANDBOX_NODE, ...nodeFlags(cmd)]): string[] {
+export function bwrapArgs(
+  runtime: Runtime,
+  cmd: SandboxCommand,
+  command: string[] = [SANDBOX_NODE, ...nodeFlags(cmd)],
+): string[] {
   const args = [
     "--unshare-all",
     "--unshare-user",
