@@ -17,6 +17,8 @@ export type SkillJob = {
   lastCheck?: () => { code: string; message: string } | null;
   /** The result handed on: the sandbox's background work waits for it (SandboxJob.settled). */
   settled?: Promise<unknown>;
+  /** Called once the tool runs in its sandbox (SandboxJob.running). */
+  running?: () => void;
 };
 
 export function cancelledResult(started: number): LinkRunResult {
@@ -71,6 +73,7 @@ export async function runSkillJob(sandbox: Sandbox, job: SkillJob, fetchMedia: F
       limits: job.limits,
       signal: job.signal,
       settled: job.settled,
+      running: job.running,
     });
   } finally {
     // The sandbox's own cleanup (its cgroup, its proxy) goes on after the result; `idle()` waits for it.

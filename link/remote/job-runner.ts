@@ -53,7 +53,11 @@ const REVOKED_WORDS = "This skill version was retired or failed its scan: this L
 
 /** Why this Link will not run the job, or null. Pure: the checks a unit test walks. */
 export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: string; message: string } | null {
-  if (job.class !== JOB_CLASS || job.artifact.name !== RUNNER_ARTIFACT.name || job.artifact.version !== RUNNER_ARTIFACT.version) {
+  if (
+    job.class !== JOB_CLASS ||
+    job.artifact.name !== RUNNER_ARTIFACT.name ||
+    job.artifact.version !== RUNNER_ARTIFACT.version
+  ) {
     return {
       code: "run.job.unsupported",
       message: `This Link runs class ${JOB_CLASS} jobs of ${RUNNER_ARTIFACT.name}@${RUNNER_ARTIFACT.version}, not ${job.class} of ${job.artifact.name}@${job.artifact.version}.`,
@@ -64,7 +68,13 @@ export function refusalFor(job: Job, revoked: ReadonlySet<string>): { code: stri
 }
 
 /** Reports a refusal for a job this Link will not run (the server may already have withdrawn it). */
-export async function refuseJob(ctx: JobContext, envelope: { id: string }, code: string, message: string, until: AbortSignal) {
+export async function refuseJob(
+  ctx: JobContext,
+  envelope: { id: string },
+  code: string,
+  message: string,
+  until: AbortSignal,
+) {
   const jobId = envelope.id;
   ctx.out.error(`✗ ${jobId}: refused (${code}). ${message}`);
   const job = readAttestedJob(envelope);
@@ -74,7 +84,10 @@ export async function refuseJob(ctx: JobContext, envelope: { id: string }, code:
     return;
   }
   const now = new Date();
-  const signed = signedResult(ctx.identity, job, refused(performance.now(), code, message), { startedAt: now, finishedAt: now });
+  const signed = signedResult(ctx.identity, job, refused(performance.now(), code, message), {
+    startedAt: now,
+    finishedAt: now,
+  });
   ctx.outbox.keep(jobId, signed);
   await ctx.outbox.deliver(jobId, until, signed);
 }
@@ -112,13 +125,15 @@ export async function runClaimedJob(
   envelope: { id: string },
   until: AbortSignal,
   handover: Handover = {},
+  /** Called once the tool runs in its sandbox (SandboxJob.running). */
+  running?: () => void,
 ): Promise<void> {
   // The sandbox's work after the run (its teardown, the next warm boot) waits for the result's
   // delivery: forks and file system calls in this process would hold up its post.
   let handedOn!: () => void;
   const settled = new Promise<void>((resolve) => (handedOn = resolve));
   try {
-    await runAndReport(ctx, envelope, until, handover, settled);
+    await runAndReport(ctx, envelope, until, handover, settled, running);
   } finally {
     handedOn();
   }
@@ -130,6 +145,7 @@ async function runAndReport(
   until: AbortSignal,
   handover: Handover,
   settled: Promise<void>,
+  running: (() => void) | undefined,
 ): Promise<void> {
   const id = envelope.id;
   const parsed = jobSchema.safeParse(envelope);
@@ -151,11 +167,18 @@ async function runAndReport(
     if (!handover.started) {
       try {
         await untilReachable(
-          () => ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
+          () =>
+            ctx.client.json(startResponseSchema, "POST", `/api/link/v1/jobs/${id}/start`, undefined, controller.signal),
           controller.signal,
         );
       } catch (err) {
-        if (err instanceof ServerError && err.jobGone) controller.abort(new Withdrawal({ code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled", message: err.message }));
+        if (err instanceof ServerError && err.jobGone)
+          controller.abort(
+            new Withdrawal({
+              code: err.code === "run.job.revoked" ? "run.job.revoked" : "run.job.cancelled",
+              message: err.message,
+            }),
+          );
         throw err;
       }
     }
@@ -166,7 +189,10 @@ async function runAndReport(
     const fetchMedia = async (mediaId: string): Promise<Uint8Array> => {
       const base64 = carried.get(mediaId);
       if (base64 !== undefined) return new Uint8Array(Buffer.from(base64, "base64"));
-      return untilReachable(() => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal), controller.signal);
+      return untilReachable(
+        () => ctx.client.bytes(`/api/link/v1/jobs/${id}/inputs/${mediaId}`, controller.signal),
+        controller.signal,
+      );
     };
     const inputs = parsePinnedInputs(job.inputs);
     const callInput = inputs.find((i) => i.name === CALL_INPUT_NAME);
@@ -182,9 +208,13 @@ async function runAndReport(
       throw new LinkError("run.job.inputs_invalid", "job.json is not JSON.");
     }
     const call = callSchema.safeParse(callJson);
-    if (!call.success) throw new LinkError("run.job.inputs_invalid", "job.json is not a call ({ tool, entry, input }).");
-    if (call.data.tool !== job.skill.tool) throw new LinkError("run.job.inputs_invalid", "job.json names another tool than the job.");
-    ctx.out.line(`▸ ${id}: ${job.skill.slug}@${job.skill.version} ${call.data.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`);
+    if (!call.success)
+      throw new LinkError("run.job.inputs_invalid", "job.json is not a call ({ tool, entry, input }).");
+    if (call.data.tool !== job.skill.tool)
+      throw new LinkError("run.job.inputs_invalid", "job.json names another tool than the job.");
+    ctx.out.line(
+      `▸ ${id}: ${job.skill.slug}@${job.skill.version} ${call.data.tool} (net ${job.net}, ${job.limits.wall_ms} ms, ${Math.round(job.limits.mem_bytes / 1048576)} MiB)`,
+    );
     result = await runSkillJob(
       ctx.sandbox,
       {
@@ -194,8 +224,10 @@ async function runAndReport(
         net: job.net,
         limits: job.limits,
         signal: controller.signal,
-        lastCheck: () => (ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null),
+        lastCheck: () =>
+          ctx.revoked.has(job.skill.integrity) ? { code: "run.job.revoked", message: REVOKED_WORDS } : null,
         settled,
+        running,
       },
       fetchMedia,
     );
@@ -215,7 +247,9 @@ async function runAndReport(
   if (notice || result.status === "cancelled") {
     // The server withdrew it: it ran no further, and there is nothing to report.
     const code = notice?.code ?? "run.job.cancelled";
-    ctx.out.error(`✗ ${id}: ${code === "run.job.revoked" ? "refused" : "cancelled"} (${code}). ${notice?.message ?? ""}`.trimEnd());
+    ctx.out.error(
+      `✗ ${id}: ${code === "run.job.revoked" ? "refused" : "cancelled"} (${code}). ${notice?.message ?? ""}`.trimEnd(),
+    );
     ctx.release(id);
     return;
   }

@@ -42,6 +42,11 @@ const HEARTBEAT_BUSY_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 /** On stop, how long held results are still pushed before they wait on disk for the next start. */
 const STOP_DELIVERY_MS = 10_000;
+/**
+ * The loop polls again once the jobs it just launched run in their sandboxes, or after this long:
+ * signing and sending that poll would otherwise take the CPU from their start.
+ */
+const POLL_AFTER_LAUNCH_MAX_MS = 50;
 
 /** Why a job waiting for a slot was not started: the Link is stopping. */
 class Stopping extends Error {}
@@ -83,7 +88,9 @@ export class LinkRunner {
   ) {
     this.outbox = new ResultOutbox(home, client, out);
     this.logCheck = logCheck ?? LogCheck.forHome(readState(home).server, home);
-    signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), { once: true });
+    signal.addEventListener("abort", () => setTimeout(() => this.deliveryDeadline.abort(), STOP_DELIVERY_MS).unref(), {
+      once: true,
+    });
   }
 
   private report(state: LinkState): LinkReport {
@@ -102,7 +109,9 @@ export class LinkRunner {
       const before = readState(this.home);
       if (before.runner === "on" && before.runner_epoch === sentEpoch) {
         updateState(this.home, (s) => (s.runner_epoch === sentEpoch ? { ...s, runner: "off" } : s));
-        this.out.line("! The skill runner was turned off from the dashboard. Turn it on again here: openvibe-link skills on");
+        this.out.line(
+          "! The skill runner was turned off from the dashboard. Turn it on again here: openvibe-link skills on",
+        );
       }
     }
   }
@@ -116,12 +125,19 @@ export class LinkRunner {
   private async beat() {
     try {
       const state = readState(this.home);
-      const running = [...new Set([...this.held.keys(), ...this.waiting.keys(), ...this.outbox.pending()])].slice(0, 32);
-      const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", { ...this.report(state), running });
+      const running = [...new Set([...this.held.keys(), ...this.waiting.keys(), ...this.outbox.pending()])].slice(
+        0,
+        32,
+      );
+      const answer = await this.client.json(heartbeatResponseSchema, "POST", "/api/link/v1/heartbeat", {
+        ...this.report(state),
+        running,
+      });
       this.obey(answer, state.runner_epoch);
     } catch (err) {
       if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
-        for (const controller of this.held.values()) controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
+        for (const controller of this.held.values())
+          controller.abort(new Withdrawal({ code: "run.job.cancelled", message: err.message }));
       }
       // Otherwise the next beat tries again; a lease outlives several missed beats.
     }
@@ -181,10 +197,13 @@ export class LinkRunner {
 
   /**
    * Runs a handed job once its slot and memory are free (oldest first), in the background: the
-   * poll loop goes on meanwhile. A job withdrawn while it waits is dropped unrun.
+   * poll loop goes on meanwhile. A job withdrawn while it waits is dropped unrun. Resolves once the
+   * tool runs, or the job ended without running.
    */
-  private launch(handed: HandedJob): void {
+  private launch(handed: HandedJob): Promise<void> {
     const id = handed.job.id;
+    let running!: () => void;
+    const launched = new Promise<void>((resolve) => (running = resolve));
     const memBytes = declaredMemory(handed.job);
     const waiting = new AbortController();
     this.waiting.set(id, waiting);
@@ -206,14 +225,18 @@ export class LinkRunner {
       }
       this.waiting.delete(id);
       try {
-        await runClaimedJob(this.context(), handed.job, this.deliveryDeadline.signal, handed);
+        await runClaimedJob(this.context(), handed.job, this.deliveryDeadline.signal, handed, running);
       } finally {
         release();
       }
     })()
       .catch((err: unknown) => this.out.error(`! ${id}: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => this.tasks.delete(task));
+      .finally(() => {
+        running();
+        this.tasks.delete(task);
+      });
     this.tasks.add(task);
+    return launched;
   }
 
   /** Jobs handed over as the runner went off (or the Link stops): none of them runs. */
@@ -221,7 +244,9 @@ export class LinkRunner {
     for (const { job, started } of jobs) {
       // One the poll already started stays the server's until its lease runs out, as a silent Link's would.
       if (started) continue;
-      await this.client.json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${job.id}/release`).catch(() => undefined);
+      await this.client
+        .json(releaseResponseSchema, "POST", `/api/link/v1/jobs/${job.id}/release`)
+        .catch(() => undefined);
     }
   }
 
@@ -250,14 +275,20 @@ export class LinkRunner {
             await this.handBack(jobs);
             continue;
           }
-          for (const handed of jobs) this.launch(handed);
+          const launched = jobs.map((handed) => this.launch(handed));
+          await Promise.race([Promise.all(launched), sleep(POLL_AFTER_LAUNCH_MAX_MS, this.signal)]);
         } catch (err) {
           if (this.signal.aborted) break;
           if (err instanceof ServerError && (err.code === "link.revoked" || err.code === "link.unknown")) {
             this.out.error(`✗ ${err.code}: ${err.message}`);
             return 1;
           }
-          const what = err instanceof Unreachable ? err.message : err instanceof ServerError ? `${err.status} ${err.code}: ${err.message}` : String(err);
+          const what =
+            err instanceof Unreachable
+              ? err.message
+              : err instanceof ServerError
+                ? `${err.status} ${err.code}: ${err.message}`
+                : String(err);
           this.out.error(`! ${what}; retrying in ${Math.round(backoff / 1000)} s.`);
           await sleep(backoff, this.signal);
           backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);

@@ -399,6 +399,7 @@ export class Sandbox {
         job.input,
       );
       this.sandboxesStarted += 1;
+      job.running?.();
     } catch (err) {
       standby?.child.kill("SIGKILL");
       await cleanup();
@@ -442,6 +443,7 @@ export class Sandbox {
     setRef(child, true);
     warm.control.end(JSON.stringify({ entry: job.entry }));
     child.stdin!.end(job.input);
+    job.running?.();
     const { result: ran, gone } = collect(warm.sandbox, job, started);
     const result = await withEgress(ran, gone, warm.proxy);
     this.afterSettled(job.settled, () => {

@@ -49,4 +49,6 @@ export type SandboxJob = {
    * calls that hold up this process) waits for it, at most half a second (./run.ts).
    */
   settled?: Promise<unknown>;
+  /** Called once the tool has its input and runs (not for a job refused before it started). */
+  running?: () => void;
 };
