@@ -78,13 +78,17 @@ export async function createSkillRunStep(
   call: CallRequest,
   options: { idempotencyKey?: string | null; waitSeconds?: number; signal?: AbortSignal } = {},
 ) {
-  const step = await acceptCall(agent, call, options.idempotencyKey ?? null);
+  const accepted: Accepted = {};
+  const step = await acceptCall(agent, call, options.idempotencyKey ?? null, accepted);
   // `Prefer: wait=N`: the answer is the step once it ends (or after N s), without a second request.
   if (!options.waitSeconds || isStepFinal(step.status)) return step;
-  return getStepForAgent(agent, step.id, options.waitSeconds, options.signal);
+  return getStepForAgent(agent, step.id, options.waitSeconds, options.signal, accepted.queued);
 }
 
-async function acceptCall(agent: AgentPrincipal, call: CallRequest, key: string | null) {
+/** The step a call queued in one statement, as that statement stored it. */
+type Accepted = { queued?: AgentStep };
+
+async function acceptCall(agent: AgentPrincipal, call: CallRequest, key: string | null, accepted: Accepted) {
   const ref = SKILL_REF.exec(call.skill);
   if (!ref) return createTheLongWay(agent, call, key);
   const [, slug, version] = ref as unknown as [string, string, string];
@@ -126,7 +130,8 @@ async function acceptCall(agent: AgentPrincipal, call: CallRequest, key: string 
     });
     if (submitted.kind === "queued") {
       const job = { id: submitted.jobId, placement: null, costMicros: null, attestation: null, link: null };
-      return stepForAgent({ ...submitted.step, job });
+      accepted.queued = { ...submitted.step, job };
+      return stepForAgent(accepted.queued);
     }
   }
   return recordCall({
@@ -333,14 +338,22 @@ async function expireIfDue(step: Pick<Step, "id" | "status" | "expiresAt">): Pro
 /**
  * GET /api/v1/steps/<id>?wait=<s>: long-polls until the step ends (or the wait runs out). The loop
  * ends with its request: once `signal` aborts (the agent hung up) it makes no further query.
+ * `known`: the step as its acceptance stored it a moment ago, with no I/O between that and this
+ * call (so no wake-up can have come between): it is not read back before the wait.
  */
-export async function getStepForAgent(agent: AgentPrincipal, stepId: string, waitSeconds = 0, signal?: AbortSignal) {
+export async function getStepForAgent(
+  agent: AgentPrincipal,
+  stepId: string,
+  waitSeconds = 0,
+  signal?: AbortSignal,
+  known?: AgentStep,
+) {
   const deadline = Date.now() + Math.min(Math.max(waitSeconds, 0), MAX_WAIT_SECONDS) * 1000;
   const find = () => findAgentStep(agent, stepId);
   // Listening from before the first read: a change while it reads is not waited a second for.
   const watching = deadline > Date.now() ? watch([channels.step(stepId)]) : null;
   try {
-    let step = await find();
+    let step = known ?? (await find());
     // A wake-up reads the whole step at once (it moved). The check every RECHECK_MS (for a lost
     // wake-up) and at a pending approval's expiry reads only the status, and the whole step again
     // once that moved.
