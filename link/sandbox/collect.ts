@@ -1,12 +1,12 @@
 // Watches one started sandbox until it is over and turns what it did into the job result: stdout
 // (one JSON value, capped), stderr (capped, with a marker), the wall clock, the memory cgroup's
 // verdict. The same for a sandbox started for the job (cold) and one booted ahead of it (warm).
-import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { JobCgroup } from "./cgroup";
 import { JsonEndDetector } from "./json-end";
 import { STDERR_MAX_BYTES, STDOUT_MAX_BYTES, type JobResult, type JobStatus, type Limits } from "./policy";
 import { lowerSessionPriority } from "./priority";
+import type { SandboxChild } from "./spawner";
 
 /**
  * After one complete JSON value on stdout the job is over: the tool is ended at once rather than
@@ -35,7 +35,7 @@ export class SandboxPid {
   }
 }
 
-export type Started = { child: ChildProcess; cgroup: JobCgroup | null; pid: SandboxPid };
+export type Started = { child: SandboxChild; cgroup: JobCgroup | null; pid: SandboxPid };
 
 /**
  * `result` is the job's result; `gone` resolves once every process of the sandbox is gone (what

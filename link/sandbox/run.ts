@@ -4,7 +4,7 @@
 // fresh job cgroup: joining a cgroup waits for an RCU grace period (about 10 ms here), so it is
 // done before the job arrives and the sandbox is born inside its limits. With `warm`, a job usually
 // skips all of that: it runs in a sandbox booted for it beforehand (./warm.ts).
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -38,6 +38,7 @@ import { lowerTaskPriority } from "./priority";
 import { startProxy, type EgressProxy } from "./proxy";
 import type { JobFolder, SandboxJob, SandboxOptions } from "./sandbox-types";
 import { settledOrLate } from "./settled";
+import { Spawner, type SandboxChild } from "./spawner";
 import { alive, CONTROL_FD, readiness, WARM_FILE, WarmPool, type WarmSandbox } from "./warm";
 
 export { refused };
@@ -47,6 +48,8 @@ export type { JobFolder, SandboxJob, SandboxOptions } from "./sandbox-types";
 const SANDBOX_UID = 65534;
 const SANDBOX_GID = 65534;
 const INFO_FD = 3;
+/** The standby's descriptors the Link reads: the tool's stdout and stderr, bwrap's info, warm.cjs's control. */
+const READ_FDS = [1, 2, INFO_FD, CONTROL_FD];
 /** A job running this long no longer starts up, so the next standby may be made beside it. */
 const NEXT_STANDBY_AFTER_MS = 250;
 /** bwrap reads its (long) option list from here in one read; the shell reads only the short rest. */
@@ -86,7 +89,7 @@ const STANDBY_SCRIPT = [
 ].join("; ");
 
 /** `fixed` is the start of the command line the standby already holds (it is not sent again). */
-type Standby = { child: ChildProcess; cgroup: JobCgroup | null; joined: Promise<void>; fixed: string[] };
+type Standby = { child: SandboxChild; cgroup: JobCgroup | null; joined: Promise<void>; fixed: string[] };
 
 export class Sandbox {
   readonly runtime: Runtime;
@@ -106,6 +109,8 @@ export class Sandbox {
   private closed = false;
   /** Sandboxes booted ahead of their job (`options.warm`). */
   readonly warm: WarmPool | undefined;
+  /** With `warm` (a Link that keeps running), standby shells come from a helper process (./spawner.ts). */
+  private readonly spawner: Spawner | undefined;
 
   private constructor(
     private readonly options: SandboxOptions,
@@ -119,6 +124,7 @@ export class Sandbox {
     this.base = base;
     this.folder = folder;
     this.systemTreeDir = path.join(this.folder.dir, "sys");
+    this.spawner = options.warm ? new Spawner() : undefined;
     if (options.warm)
       this.warm = new WarmPool(
         (net, memBytes) => this.bootWarm(net, memBytes),
@@ -254,6 +260,7 @@ export class Sandbox {
     }
     await this.warm?.close();
     await this.idle();
+    await this.spawner?.close();
     this.runtime.systemTree = undefined;
     this.folder.release();
   }
@@ -264,17 +271,26 @@ export class Sandbox {
     // With a cgroup the line starts the same for every job: bwrap, then Node and its fixed flags
     // (without one, prlimit's per-job limits come first).
     const fixed = cgroup ? this.fixedCommandStart() : [];
-    const stdio = ["pipe", "pipe", "pipe", "pipe", "pipe", ...(control ? ["pipe"] : [])] as Array<"pipe">;
-    const child = spawn("/bin/sh", ["-c", STANDBY_SCRIPT, "sh", ...fixed], {
-      env: EMPTY_ENV,
-      stdio,
-      ...(this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {}),
-    });
+    const fds = control ? CONTROL_FD + 1 : ARGS_FD + 1;
+    const args = ["-c", STANDBY_SCRIPT, "sh", ...fixed];
+    const ids = this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
+    const child: SandboxChild = this.spawner
+      ? this.spawner.spawn({
+          file: "/bin/sh",
+          args,
+          env: EMPTY_ENV,
+          fds,
+          read: READ_FDS.filter((fd) => fd < fds),
+          ...ids,
+        })
+      : spawn("/bin/sh", args, { env: EMPTY_ENV, stdio: Array.from({ length: fds }, () => "pipe" as const), ...ids });
     child.on("error", () => {});
-    if (child.pid) lowerTaskPriority(child.pid);
     // A waiting standby must not keep the Link's process alive; it is ref'd again when taken.
     setRef(child, false);
-    const joined = cgroup && child.pid ? cgroup.addAsync(child.pid) : Promise.resolve();
+    const joined = Spawner.spawned(child).then((pid) => {
+      lowerTaskPriority(pid);
+      return cgroup?.addAsync(pid);
+    });
     joined.catch(() => {});
     return { child, cgroup, joined, fixed };
   }
@@ -302,8 +318,18 @@ export class Sandbox {
     this.standby = undefined;
     if (!standby) throw this.standbyError ?? new Error("no standby");
     setRef(standby.child, true);
-    await standby.joined;
-    return standby;
+    try {
+      await standby.joined;
+      return standby;
+    } catch {
+      // Its spawner ended before it was up, or its cgroup refused it: once more, from scratch.
+      standby.child.kill("SIGKILL");
+      this.track(standby.cgroup?.remove() ?? Promise.resolve());
+      const again = this.makeStandby(LIMIT_DEFAULTS.mem_bytes);
+      setRef(again.child, true);
+      await again.joined;
+      return again;
+    }
   }
 
   /** Lays the preload (and the fetch modules it allows) in a job folder; starts the proxy a network policy needs. */
@@ -566,7 +592,7 @@ function killQuietly(pid: number): void {
   }
 }
 
-function setRef(child: ChildProcess, ref: boolean): void {
+function setRef(child: SandboxChild, ref: boolean): void {
   for (const handle of [child, ...child.stdio]) {
     const h = handle as unknown as { ref?: () => void; unref?: () => void } | null;
     if (ref) h?.ref?.();
