@@ -6,6 +6,31 @@
 "use strict";
 
 const { spawn } = process.getBuiltinModule("node:child_process");
+const fs = process.getBuiltinModule("node:fs");
+
+/** Its IPC channel (the Link forks it with that as descriptor 3). */
+const CHANNEL_FD = 3;
+const O_CLOEXEC = 0o2000000;
+
+// What the Link inherited open across exec would pass on to every child (./descriptors.ts): the
+// Link closes its own at start, and this closes any left but its channel.
+function listed() {
+  try {
+    return fs.readdirSync("/proc/self/fd");
+  } catch {
+    return [];
+  }
+}
+for (const name of listed()) {
+  const fd = Number(name);
+  if (!(fd > 2) || fd === CHANNEL_FD) continue;
+  try {
+    const flags = parseInt(/^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))[1], 8);
+    if (!(flags & O_CLOEXEC)) fs.closeSync(fd);
+  } catch {
+    // Gone meanwhile (the listing's own).
+  }
+}
 
 /** @type {Map<number, import("node:child_process").ChildProcess>} */
 const children = new Map();
