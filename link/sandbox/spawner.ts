@@ -44,6 +44,9 @@ export type SpawnRequest = {
   gid?: number;
 };
 
+/** How long a closing spawner's helper gets to end its children and exit before it is killed. */
+const CLOSE_WAIT_MS = 2_000;
+
 type Answer = {
   id: number;
   pid?: number;
@@ -252,8 +255,14 @@ export class Spawner {
     if (!helper || helper.exitCode !== null || helper.signalCode !== null) return;
     helper.ref();
     await new Promise<void>((resolve) => {
-      helper.once("exit", () => resolve());
-      helper.disconnect();
+      // It kills its children and exits once the channel closes; one that does not is killed.
+      const stuck = setTimeout(() => helper.kill("SIGKILL"), CLOSE_WAIT_MS);
+      helper.once("exit", () => {
+        clearTimeout(stuck);
+        resolve();
+      });
+      if (helper.connected) helper.disconnect();
+      else helper.kill("SIGKILL");
     });
   }
 }
