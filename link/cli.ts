@@ -5,7 +5,6 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LinkError } from "./errors";
-import { closeInheritedDescriptors } from "./sandbox/descriptors";
 import { copyLocalFolder, parseEntry } from "./inputs";
 import { INPUT_MAX_BYTES, parseLimits, parseNetPolicy } from "./sandbox/policy";
 import { Sandbox } from "./sandbox/run";
@@ -120,7 +119,6 @@ async function exec(argv: string[]): Promise<number> {
   const hosts = parseHostMap(values["map-host"] ?? []);
 
   const warm = values.warm === true;
-  closeInheritedDescriptors();
   const sandbox = await Sandbox.create({ allowedHosts, hosts, warm, single: !warm });
   if (warm && !(await sandbox.warmUp({ net, limits }))) {
     process.stderr.write(
@@ -180,7 +178,6 @@ async function runCommand(argv: string[]): Promise<number> {
       throw new LinkError("link.usage", `--${name} takes a whole number; got ${JSON.stringify(value)}.`);
     return value === undefined ? undefined : Number(value);
   };
-  closeInheritedDescriptors();
   return remote.run(
     { pool: Boolean(values.pool), jobs: whole("jobs", values.jobs), memoryMib: whole("memory", values.memory) },
     out,

@@ -12,8 +12,12 @@ const fs = process.getBuiltinModule("node:fs");
 const CHANNEL_FD = 3;
 const O_CLOEXEC = 0o2000000;
 
-// What the Link inherited open across exec would pass on to every child (./descriptors.ts): the
-// Link closes its own at start, and this closes any left but its channel.
+// Descriptors inherited open across exec (from the Link, and the Link's from whoever started it:
+// a supervisor's log pipe, say) would pass on to every child and through bwrap into the sandbox,
+// where the permission model, which checks paths, does not stop a tool writing to one. Closed here,
+// first thing: nothing else in this process opens files (its environment is empty), so none of
+// these can be a file another thread is reading. (In the Link itself that is not so: a certificate
+// file that Node reads at start in a thread of its own was closed under it, once in a test run.)
 function listed() {
   try {
     return fs.readdirSync("/proc/self/fd");

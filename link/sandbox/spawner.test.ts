@@ -112,8 +112,8 @@ describe("the spawner", () => {
     expect((await gone)[1]).toBe("SIGKILL");
     const second = sh("read go; exit 3");
     expect(await Spawner.spawned(second)).toBeGreaterThan(0);
-    (second.stdin as Writable).end("\n");
     expect(parentOf(second.pid!)).not.toBe(helper);
+    (second.stdin as Writable).end("\n");
     expect(await closed(second)).toEqual([3, null]);
   });
 
