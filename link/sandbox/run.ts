@@ -4,7 +4,6 @@
 // fresh job cgroup: joining a cgroup waits for an RCU grace period (about 10 ms here), so it is
 // done before the job arrives and the sandbox is born inside its limits. With `warm`, a job usually
 // skips all of that: it runs in a sandbox booted for it beforehand (./warm.ts).
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -14,7 +13,6 @@ import type { Readable, Writable } from "node:stream";
 import {
   BOOT_FILE,
   bwrapArgs,
-  EMPTY_ENV,
   nodeFlags,
   prepareSystemTree,
   resolveRuntime,
@@ -25,47 +23,24 @@ import { detectCgroups, JobCgroup, removeJobCgroups, type CgroupSupport } from "
 import { collect, refused, SandboxPid, type Started } from "./collect";
 import { fetchWasmFiles, type WasmFile } from "./fetch-wasm";
 import { defaultBase, removeEmptyScopes, SandboxFolder, scopeOf } from "./folders";
-import {
-  DEFAULT_ALLOWED_HOSTS,
-  LIMIT_CAPS,
-  LIMIT_DEFAULTS,
-  type JobResult,
-  type Limits,
-  type NetPolicy,
-} from "./policy";
+import { DEFAULT_ALLOWED_HOSTS, LIMIT_DEFAULTS, type JobResult, type Limits, type NetPolicy } from "./policy";
 import { bootScript, sandboxWasmPath, warmScript, wasmFileName, type AllowedWasm } from "./preload";
-import { lowerTaskPriority } from "./priority";
 import { startProxy, type EgressProxy } from "./proxy";
 import type { JobFolder, SandboxJob, SandboxOptions } from "./sandbox-types";
 import { settledOrLate } from "./settled";
-import { Spawner, type SandboxChild } from "./spawner";
+import { Spawner } from "./spawner";
+import { ARGS_FD, INFO_FD, SANDBOX_GID, SANDBOX_UID, setRef, startStandby, type Standby } from "./standby";
 import { alive, CONTROL_FD, readiness, WARM_FILE, WarmPool, type WarmSandbox } from "./warm";
 
 export { refused };
 export type { JobFolder, SandboxJob, SandboxOptions } from "./sandbox-types";
 
-/** Unprivileged ids for the sandbox when the Link runs as root (nobody/nogroup). */
-const SANDBOX_UID = 65534;
-const SANDBOX_GID = 65534;
-const INFO_FD = 3;
-/** The standby's descriptors the Link reads: the tool's stdout and stderr, bwrap's info, warm.cjs's control. */
-const READ_FDS = [1, 2, INFO_FD, CONTROL_FD];
 /** A job running this long no longer starts up, so the next standby may be made beside it. */
 const NEXT_STANDBY_AFTER_MS = 250;
-/** bwrap reads its (long) option list from here in one read; the shell reads only the short rest. */
-const ARGS_FD = 4;
-/** Caps every sandbox gets, set by the standby shell before it becomes bwrap. */
-const RLIMIT_FSIZE_BLOCKS = 2048; // 512-byte blocks: 1 MiB
-const RLIMIT_NOFILE = 64;
 /** The longest a finished job's background work waits for its result to be handed on. */
 const HOUSEKEEPING_WAIT_MS = 500;
 /** How long a job waits for its warm sandbox still booting before it starts cold instead. */
 const WARM_WAIT_MS = 2_000;
-/**
- * CPU seconds: above any wall_ms a job may ask (GC threads add CPU time), so it never ends a job
- * early; it is the kernel's bound that still holds if the Link dies and nobody enforces wall_ms.
- */
-const RLIMIT_CPU_SECONDS = Math.ceil((LIMIT_CAPS.wall_ms * 2) / 1000) + 1;
 /** Only without a pids cgroup; per-uid, so it is shared by every job of this Link. */
 const RLIMIT_NPROC = 512;
 /**
@@ -74,22 +49,6 @@ const RLIMIT_NPROC = 512;
  * here), so the limit is that baseline plus the job's cap: a bound, not the exact cap.
  */
 const NODE_DATA_BASELINE = 640 * 1024 * 1024;
-/**
- * The standby: sets the fixed rlimits, reads the rest of the command line (one argument per line
- * up to an empty line) after the fixed start it was given as arguments, then becomes it (exec).
- * Whatever follows on stdin is the tool's input. No line at all means the Link went away. (dash
- * reads a line one byte per read(2); the fixed start is most of the line, so it is not sent.)
- */
-const STANDBY_SCRIPT = [
-  `ulimit -n ${RLIMIT_NOFILE}; ulimit -f ${RLIMIT_FSIZE_BLOCKS}; ulimit -c 0; ulimit -t ${RLIMIT_CPU_SECONDS}`,
-  "n=0",
-  'while IFS= read -r a && [ -n "$a" ]; do set -- "$@" "$a"; n=$((n + 1)); done',
-  '[ "$n" -gt 0 ] || exit 125',
-  'exec "$@"',
-].join("; ");
-
-/** `fixed` is the start of the command line the standby already holds (it is not sent again). */
-type Standby = { child: SandboxChild; cgroup: JobCgroup | null; joined: Promise<void>; fixed: string[] };
 
 export class Sandbox {
   readonly runtime: Runtime;
@@ -271,28 +230,7 @@ export class Sandbox {
     // With a cgroup the line starts the same for every job: bwrap, then Node and its fixed flags
     // (without one, prlimit's per-job limits come first).
     const fixed = cgroup ? this.fixedCommandStart() : [];
-    const fds = control ? CONTROL_FD + 1 : ARGS_FD + 1;
-    const args = ["-c", STANDBY_SCRIPT, "sh", ...fixed];
-    const ids = this.asRoot ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : {};
-    const child: SandboxChild = this.spawner
-      ? this.spawner.spawn({
-          file: "/bin/sh",
-          args,
-          env: EMPTY_ENV,
-          fds,
-          read: READ_FDS.filter((fd) => fd < fds),
-          ...ids,
-        })
-      : spawn("/bin/sh", args, { env: EMPTY_ENV, stdio: Array.from({ length: fds }, () => "pipe" as const), ...ids });
-    child.on("error", () => {});
-    // A waiting standby must not keep the Link's process alive; it is ref'd again when taken.
-    setRef(child, false);
-    const joined = Spawner.spawned(child).then((pid) => {
-      lowerTaskPriority(pid);
-      return cgroup?.addAsync(pid);
-    });
-    joined.catch(() => {});
-    return { child, cgroup, joined, fixed };
+    return startStandby({ fixed, cgroup, control, asRoot: this.asRoot, spawner: this.spawner });
   }
 
   private prepareStandby(): void {
@@ -589,13 +527,5 @@ function killQuietly(pid: number): void {
     process.kill(pid, "SIGKILL");
   } catch {
     // Gone already.
-  }
-}
-
-function setRef(child: SandboxChild, ref: boolean): void {
-  for (const handle of [child, ...child.stdio]) {
-    const h = handle as unknown as { ref?: () => void; unref?: () => void } | null;
-    if (ref) h?.ref?.();
-    else h?.unref?.();
   }
 }
