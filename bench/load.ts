@@ -14,7 +14,7 @@ import path from "node:path";
 import { copyLocalFolder } from "../link/inputs";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
-import { cpuReading, perCall, withDescendants, type CpuGroups, type ProcessCpu } from "./process-cpu";
+import { callCpuGroups, cpuReading, perCall, withDescendants, type CpuGroups, type ProcessCpu } from "./process-cpu";
 import { pct, TEXT_TOOLS } from "./run-fixture";
 import { startSiteFixture } from "./start-fixture";
 
@@ -44,21 +44,23 @@ async function sandboxAlone(count: number, limits: { wall_ms: number; mem_bytes:
   let left = count;
   const started = performance.now();
   await Promise.all(
-    sandboxes.flatMap((sandbox) => Array.from({ length: JOBS }, () => sandbox)).map(async (sandbox) => {
-      while (left > 0) {
-        left--;
-        const folder = sandbox.newJobFolder(job);
-        copyLocalFolder(TEXT_TOOLS, folder.files);
-        const result = await sandbox.run({
-          folder,
-          entry: "tools/word-count.js",
-          input: Buffer.from(JSON.stringify(INPUT)),
-          ...job,
-        });
-        sandbox.removeJobFolder(folder);
-        if (result.status !== "ok") throw new Error(`a sandbox-alone run ended ${result.status}`);
-      }
-    }),
+    sandboxes
+      .flatMap((sandbox) => Array.from({ length: JOBS }, () => sandbox))
+      .map(async (sandbox) => {
+        while (left > 0) {
+          left--;
+          const folder = sandbox.newJobFolder(job);
+          copyLocalFolder(TEXT_TOOLS, folder.files);
+          const result = await sandbox.run({
+            folder,
+            entry: "tools/word-count.js",
+            input: Buffer.from(JSON.stringify(INPUT)),
+            ...job,
+          });
+          sandbox.removeJobFolder(folder);
+          if (result.status !== "ok") throw new Error(`a sandbox-alone run ended ${result.status}`);
+        }
+      }),
   );
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(sandboxes.map((s) => s.close()));
@@ -74,22 +76,9 @@ async function untilSettled(personId: string) {
 
 /** Where a leg's CPU went: the site's processes, the Links (and their sandboxes still running), the agents, the stores. */
 function cpuGroups(): CpuGroups {
-  const ours = (all: ProcessCpu[]) => withDescendants(all, [process.pid]);
-  const running = (mark: string) => (all: ProcessCpu[]) => ours(all).filter((p) => p.cmdline.includes(mark));
-  return {
-    web: running("web-server.mjs"),
-    workers: running("workers/index.ts"),
-    Links: (all) =>
-      withDescendants(
-        all,
-        ours(all)
-          .filter((p) => p.cmdline.includes("openvibe-link") && p.cmdline.includes(" run"))
-          .map((p) => p.pid),
-      ),
-    PostgreSQL: (all) => all.filter((p) => /(^|\/)postgres[: ]/.test(p.cmdline)),
-    Redis: (all) => all.filter((p) => p.cmdline.includes("redis-server")),
-    agents: (all) => ours(all).filter((p) => /(call|mcp)-client\.mjs/.test(p.cmdline)),
-  };
+  const running = (mark: string) => (all: ProcessCpu[]) =>
+    withDescendants(all, [process.pid]).filter((p) => p.cmdline.includes(mark));
+  return callCpuGroups({ web: running("web-server.mjs"), workers: running("workers/index.ts") });
 }
 
 type Leg = {

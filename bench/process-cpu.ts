@@ -55,6 +55,28 @@ export function withDescendants(all: ProcessCpu[], roots: number[]): ProcessCpu[
 
 export type CpuGroups = Record<string, (all: ProcessCpu[]) => ProcessCpu[]>;
 
+/**
+ * What a tool call's CPU is split into: `site` (the web process or processes, named by the bench),
+ * then the Links started by this process (with their sandboxes still running), PostgreSQL, Redis
+ * and the bench's agents.
+ */
+export function callCpuGroups(site: CpuGroups): CpuGroups {
+  const ours = (all: ProcessCpu[]) => withDescendants(all, [process.pid]);
+  return {
+    ...site,
+    Links: (all) =>
+      withDescendants(
+        all,
+        ours(all)
+          .filter((p) => p.cmdline.includes("openvibe-link") && p.cmdline.includes(" run"))
+          .map((p) => p.pid),
+      ),
+    PostgreSQL: (all) => all.filter((p) => /(^|\/)postgres[: ]/.test(p.cmdline)),
+    Redis: (all) => all.filter((p) => p.cmdline.includes("redis-server")),
+    agents: (all) => ours(all).filter((p) => /(call|mcp)-client\.mjs/.test(p.cmdline)),
+  };
+}
+
 /** The machine's busy CPU time in ms, all cores, from the first line of /proc/stat. */
 export function parseMachineBusy(stat: string): number {
   // cpu  user nice system idle iowait irq softirq steal …
@@ -73,6 +95,11 @@ export function cpuReading(groups: CpuGroups): CpuReading {
     ),
     machine: parseMachineBusy(readFileSync("/proc/stat", "utf8")),
   };
+}
+
+/** The machine's busy CPU time between two readings, per call, in ms (every core, every process). */
+export function machinePerCall(before: CpuReading, after: CpuReading, calls: number): number {
+  return (after.machine - before.machine) / Math.max(1, calls);
 }
 
 /** "web 12.3 ms, PostgreSQL 4.5 ms, …, the rest 20.1 ms": what each part used between two readings, per call. */

@@ -50,6 +50,26 @@ async function timeJob(sandbox: Sandbox, toolDir: string, folderFor: () => JobFo
   return elapsed;
 }
 
+/** The machine's busy CPU time so far in ms, every core and process (first line of /proc/stat, in 10 ms ticks). */
+function machineBusyMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return [user, nice, system, irq, softirq, steal].reduce((sum: number, t) => sum + (t ?? 0), 0) * 10;
+}
+
+/** Machine CPU per measured run, by kind: what a run costs the whole machine, not only its wait. */
+const machineCpu = { bare: 0, cold: 0, warm: 0 };
+async function costing<T>(kind: keyof typeof machineCpu, run: () => Promise<T>): Promise<T> {
+  const before = machineBusyMs();
+  const value = await run();
+  machineCpu[kind] += machineBusyMs() - before;
+  return value;
+}
+
 const cold = (sandbox: Sandbox, toolDir: string) => timeJob(sandbox, toolDir, () => sandbox.newJobFolder());
 async function warm(sandbox: Sandbox, toolDir: string): Promise<number> {
   const warmBefore = sandbox.warmJobsRun;
@@ -138,11 +158,11 @@ try {
   }
   // Interleaved, the order turned each round so that none of the five always follows another.
   const kinds = [
-    async () => bare.push(await bareNode(sandbox.runtime.node)),
+    async () => bare.push(await costing("bare", () => bareNode(sandbox.runtime.node))),
     async () => plainTool.push(await outside()),
     async () => flagged.push(await outside([NO_CODE_FROM_STRINGS])),
-    async () => coldRuns.push(await cold(sandbox, toolDir)),
-    async () => warmRuns.push(await warm(sandbox, toolDir)),
+    async () => coldRuns.push(await costing("cold", () => cold(sandbox, toolDir))),
+    async () => warmRuns.push(await costing("warm", () => warm(sandbox, toolDir))),
   ];
   for (let i = 0; i < RUNS; i++) {
     for (let k = 0; k < kinds.length; k++) await kinds[(i + k) % kinds.length]!();
@@ -202,6 +222,14 @@ console.log(`cold p50 ${ratio.cold.p50}× bare (budget ≤ ${COLD_BUDGET}×): ${
 console.log(
   `of it, outside any sandbox (shown, no budget): the tool itself p50 ${ratio.tool.p50}× bare, with ${NO_CODE_FROM_STRINGS} ${ratio.flagged_tool.p50}× (a V8 flag: V8 then rejects Node's built-in code cache); the sandbox's own part ${(coldRow.p50_ms - flaggedRow.p50_ms).toFixed(1)} ms`,
 );
+const cpuPerRun = {
+  bare_ms: +(machineCpu.bare / RUNS).toFixed(1),
+  cold_ms: +(machineCpu.cold / RUNS).toFixed(1),
+  warm_ms: +(machineCpu.warm / RUNS).toFixed(1),
+};
+console.log(
+  `machine CPU a run (every process and the kernel; shown, no budget): bare \`node -e 0\` ${cpuPerRun.bare_ms} ms; cold ${cpuPerRun.cold_ms} ms; warm ${cpuPerRun.warm_ms} ms with its teardown and the next sandbox's boot (${(cpuPerRun.warm_ms / Math.max(1, cpuPerRun.bare_ms)).toFixed(2)}× bare): the warm path hides the boot from the job's wait, not from the machine`,
+);
 const wholeP50 = quantile(wholeRuns, 0.5);
 console.log(
   `the whole \`openvibe-link exec\` command (its own Node start, the CLI, the cold sandbox, the teardown): p50 ${wholeP50.toFixed(1)} ms, ${(wholeP50 / quantile(wholeBare, 0.5)).toFixed(1)}× bare (${WHOLE_RUNS} runs; shown, no budget: the sandbox's own start is the budget above)`,
@@ -220,6 +248,7 @@ console.log(
     warm: warmRow,
     ratio,
     idle_memory: { ...memory, bare_node_rss_mb: bareIdleMb },
+    machine_cpu_per_run: cpuPerRun,
     whole_exec: { p50_ms: +wholeP50.toFixed(1), bare_p50_ms: +quantile(wholeBare, 0.5).toFixed(1), runs: WHOLE_RUNS },
     budget: { cold: COLD_BUDGET, warm: WARM_BUDGET, idle_rss_mb: IDLE_RSS_BUDGET_MB },
     holds,

@@ -5,7 +5,7 @@ vi.stubEnv("REDIS_URL", "redis://127.0.0.1:6379/0");
 vi.stubEnv("AUTH_SECRET", "x".repeat(32));
 vi.stubEnv("LOG_LEVEL", "error");
 
-const { route, z, MAX_JSON_BODY_BYTES } = await import("./route");
+const { answerText, route, z, MAX_JSON_BODY_BYTES } = await import("./route");
 const { AppError } = await import("../errors");
 
 const post = (body: BodyInit | null, type = "application/json") =>
@@ -77,5 +77,23 @@ describe("route()", () => {
     const handler = route({ handler: async ({ params }) => params });
     const res = await handler(new Request("http://localhost/x"), { params: Promise.resolve({ id: "a\u0000" }) });
     expect(res.status).toBe(404);
+  });
+});
+
+describe("answerText()", () => {
+  it("writes BigInt values (ledger amounts) as decimal strings, at any depth", () => {
+    const text = answerText({ balance: 12_000_000_000_000_000_001n, runs: [{ cost: 5n, id: "r1" }], note: null });
+    expect(JSON.parse(text)).toEqual({ balance: "12000000000000000001", runs: [{ cost: "5", id: "r1" }], note: null });
+  });
+
+  it("writes an answer without BigInt exactly as JSON.stringify does", () => {
+    const answer = { id: "s1", status: "succeeded", output: { words: 3 }, at: new Date(0), gone: undefined };
+    expect(answerText(answer)).toBe(JSON.stringify(answer));
+  });
+
+  it("still refuses what JSON cannot hold (a cycle), instead of hiding it", () => {
+    const cycle: Record<string, unknown> = { id: "x" };
+    cycle.self = cycle;
+    expect(() => answerText(cycle)).toThrow(TypeError);
   });
 });

@@ -111,18 +111,27 @@ let idempotencyModule: Promise<typeof import("./idempotency")> | undefined;
 /** Loaded only by routes that take a key (it needs the database, this wrapper does not), once. */
 const idempotency = () => (idempotencyModule ??= import("./idempotency"));
 
+/** The JSON text of an answer, BigInt values (ledger amounts) as decimal strings. */
+export function answerText(data: unknown): string {
+  try {
+    // Most answers hold no BigInt: without a replacer V8 takes its fast path (about 4 % of a
+    // trivial authenticated request's CPU went to the replacer).
+    return JSON.stringify(data);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return JSON.stringify(data, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  }
+}
+
 export function json(data: unknown, status = 200, requestId?: string): Response {
-  return new Response(
-    JSON.stringify(data, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
-    {
-      status,
-      headers: {
-        "content-type": "application/json; charset=utf-8",
-        "cache-control": "no-store",
-        ...(requestId ? { "x-request-id": requestId } : {}),
-      },
+  return new Response(answerText(data), {
+    status,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      ...(requestId ? { "x-request-id": requestId } : {}),
     },
-  );
+  });
 }
 
 async function readBodyText(req: Request, options: { body?: unknown; maxBodyBytes?: number }): Promise<string> {
