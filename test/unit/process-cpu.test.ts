@@ -43,7 +43,11 @@ describe("the benches' CPU readings from /proc", () => {
     const after = cpuReading(groups);
     expect(spin).toBeGreaterThan(0);
     expect(after.groups.me! - before.groups.me!).toBeGreaterThanOrEqual(50);
-    expect(after.machine - before.machine).toBeGreaterThanOrEqual(after.groups.me! - before.groups.me!);
+    // The kernel counts a process's time from its exact run time and the machine's in whole ticks
+    // per CPU: the machine's may come out a few ticks short of one busy process's over 120 ms.
+    const own = after.groups.me! - before.groups.me!;
+    expect(after.machine - before.machine).toBeGreaterThanOrEqual(own - 40);
+    expect(after.machine - before.machine).toBeGreaterThan(0);
     expect(perCall(before, after, 2)).toMatch(/^me \d+\.\d ms, the rest \d+\.\d ms$/);
   });
 });
