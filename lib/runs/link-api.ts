@@ -9,6 +9,7 @@ import { channels, watch } from "../events";
 import { checkFindingsAck } from "../installs/rules";
 import type { LinkPrincipal } from "../links/authenticate";
 import { reportLinkState } from "../links/service";
+import { log } from "../log";
 import { getMedia, readMediaBytes } from "../media";
 import {
   heartbeatResponseSchema,
@@ -396,6 +397,29 @@ export async function recordResult(link: LinkPrincipal, jobId: string, result: J
     return resultResponseSchema.parse({ recorded: late, state: "expired", late: true });
   }
   return resultResponseSchema.parse({ recorded: false, state: job.state, late: false });
+}
+
+/**
+ * A result and, when it asked (`next`), the Link's next poll without a wait: the jobs for the slot
+ * this result frees come back in the answer, one request where a result and a poll were two. Only
+ * a first result hands jobs over (a repeat or a late one frees no slot now). A claim that fails
+ * leaves the recorded result standing: the Link's next poll asks again.
+ */
+export async function recordResultAndClaim(
+  link: LinkPrincipal,
+  jobId: string,
+  { next, ...result }: JobResultBody,
+  signal?: AbortSignal,
+): Promise<ResultResponse> {
+  const recorded = await recordResult(link, jobId, result);
+  if (!next || !recorded.recorded || recorded.late) return recorded;
+  try {
+    const handed = await pollForJob(link, { ...next, wait_ms: 0 }, signal);
+    return resultResponseSchema.parse({ ...recorded, next: handed });
+  } catch (err) {
+    log.warn("link.result_next_failed", { link_id: link.linkId, job_id: jobId, err });
+    return recorded;
+  }
 }
 
 /** A Link shutting down (or whose runner was turned off) hands back a job it has not started. */
