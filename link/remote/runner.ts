@@ -4,9 +4,9 @@
 // turns the runner on. The dashboard can only turn it off: the Link obeys at its next answer.
 // Jobs run side by side up to the Link's slots (./slots.ts): a poll asks for the free ones, and
 // each job handed over runs in its own sandbox while the loop polls again. A job's result carries
-// the poll for the slot it frees (`next`), so a Link kept busy makes one request a job, not two. A heartbeat every few
-// seconds (every second while it holds a job) renews its jobs' leases and brings back what the
-// server withdrew, which is killed at once.
+// the poll for the slot it frees (`next`), so a Link kept busy makes one request a job, not two.
+// A heartbeat every few seconds (every second while it holds a job) renews its jobs' leases and
+// brings back what the server withdrew, which is killed at once.
 import { unwatchFile, watchFile } from "node:fs";
 import {
   heartbeatResponseSchema,
@@ -238,6 +238,8 @@ export class LinkRunner {
    */
   private launch(handed: HandedJob): Promise<void> {
     const id = handed.job.id;
+    // Handed over twice (a result's answer given again): the job runs once, as first handed.
+    if (this.held.has(id) || this.waiting.has(id)) return Promise.resolve();
     let running!: () => void;
     const launched = new Promise<void>((resolve) => (running = resolve));
     const memBytes = declaredMemory(handed.job);

@@ -187,15 +187,20 @@ describe("a result with `next` (the Link's next poll folded into it)", () => {
     }
     expect(await stateOf(second)).toBe("running");
 
-    // The same result again (a retry whose answer was lost) frees no slot: the third job stays queued.
+    // The same result again (a retry: the Link never heard that answer) hands the same job over
+    // again, started, and claims no other: the third job stays queued.
     const again = await resultOf(link, first, next);
-    expect([again.recorded, again.next]).toEqual([false, undefined]);
+    expect(again.recorded).toBe(false);
+    expect(again.next?.jobs?.map((h) => [h.job.id, h.started])).toEqual([[second, true]]);
     expect(await stateOf(third)).toBe("queued");
 
     // A Link whose runner went off takes nothing with its result.
     const off = await resultOf(link, second, { ...next, runner: "off", runner_epoch: 1 });
     expect([off.recorded, off.next?.runner, off.next?.jobs]).toEqual([true, "off", []]);
     expect(await stateOf(third)).toBe("queued");
+    // Once the job it brought has ended, a repeat of the first result brings nothing.
+    const late = await resultOf(link, first, next);
+    expect([late.recorded, late.next]).toEqual([false, undefined]);
 
     const other = await linkFor(env, person.id);
     expect((await poll(other, true)).job?.id).toBe(third);
