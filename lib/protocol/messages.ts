@@ -131,6 +131,14 @@ export const pollRequestSchema = linkReportSchema.extend({
 });
 export type PollRequest = z.infer<typeof pollRequestSchema>;
 
+/**
+ * A poll folded into a job's result (no wait): the jobs for the slot that result frees come back
+ * in its answer's `next`, without a poll of their own. A Link sends it only with a result it just
+ * produced, never with one kept from before a restart.
+ */
+export const nextPollSchema = pollRequestSchema.omit({ wait_ms: true });
+export type NextPoll = z.infer<typeof nextPollSchema>;
+
 export const heartbeatRequestSchema = linkReportSchema.extend({
   /** Jobs this Link holds right now (claimed or running): their leases are extended. */
   running: z.array(jobIdSchema).max(MAX_JOBS_PER_HEARTBEAT).default([]),
@@ -148,6 +156,7 @@ export const resultRequestSchema = z
     code: errorCodeSchema.optional(),
     /** The Link's signed statement of this result (lib/protocol/attestation.ts); checked before it is recorded. */
     attestation: signedStatementSchema,
+    next: nextPollSchema.optional(),
   })
   .superRefine((result, ctx) => {
     if (result.status !== "ok") return;
@@ -251,6 +260,8 @@ export const resultResponseSchema = z.strictObject({
   state: z.enum(JOB_STATES),
   /** True when the job had expired before its result arrived (recorded for the record). */
   late: z.boolean(),
+  /** To a first result that asked for `next`: the poll's answer, as if the Link had polled without waiting. */
+  next: pollResponseSchema.optional(),
 });
 export type ResultResponse = z.infer<typeof resultResponseSchema>;
 

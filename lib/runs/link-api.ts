@@ -9,6 +9,7 @@ import { channels, watch } from "../events";
 import { checkFindingsAck } from "../installs/rules";
 import type { LinkPrincipal } from "../links/authenticate";
 import { reportLinkState } from "../links/service";
+import { log } from "../log";
 import { getMedia, readMediaBytes } from "../media";
 import {
   heartbeatResponseSchema,
@@ -396,6 +397,64 @@ export async function recordResult(link: LinkPrincipal, jobId: string, result: J
     return resultResponseSchema.parse({ recorded: late, state: "expired", late: true });
   }
   return resultResponseSchema.parse({ recorded: false, state: job.state, late: false });
+}
+
+/**
+ * A result and, when it asked (`next`), the Link's next poll without a wait: the jobs for the slot
+ * this result frees come back in the answer, one request where a result and a poll were two. Only
+ * a first result claims jobs (a late one frees no slot now); each job it hands over records it, so
+ * that a repeat of the result (sent because the Link never heard the answer) hands the same jobs
+ * over again instead of leaving them to their lease. A claim that fails leaves the recorded result
+ * standing: the Link's next poll asks again.
+ */
+export async function recordResultAndClaim(
+  link: LinkPrincipal,
+  jobId: string,
+  { next, ...result }: JobResultBody,
+  signal?: AbortSignal,
+): Promise<ResultResponse> {
+  const recorded = await recordResult(link, jobId, result);
+  if (!next || recorded.late) return recorded;
+  try {
+    if (!recorded.recorded) {
+      const again = await handedAgain(link, jobId, next.runner);
+      return again ? resultResponseSchema.parse({ ...recorded, next: again }) : recorded;
+    }
+    const handed = await pollForJob(link, { ...next, wait_ms: 0 }, signal);
+    const ids = (handed.jobs ?? []).map((h) => h.job.id);
+    if (ids.length) {
+      await sqlPool().query({
+        name: "run-handed-with",
+        text: `UPDATE "RunJob" SET "handedWith" = $1 WHERE id = ANY($2::text[]) AND "linkId" = $3`,
+        values: [jobId, ids, link.linkId],
+      });
+    }
+    return resultResponseSchema.parse({ ...recorded, next: handed });
+  } catch (err) {
+    log.warn("link.result_next_failed", { link_id: link.linkId, job_id: jobId, err });
+    return recorded;
+  }
+}
+
+/**
+ * The jobs the first answer to this result handed over that still run on this Link, as a poll
+ * hands them (started; their inputs fetched as an older Link's are), or null when there are none.
+ */
+async function handedAgain(link: LinkPrincipal, jobId: string, runner: PollResponse["runner"]) {
+  const jobs = await db.runJob.findMany({
+    where: { handedWith: jobId, linkId: link.linkId, state: "running" },
+    include: { version: { select: { version: true, integrity: true, skill: { select: { slug: true } } } } },
+    orderBy: { createdAt: "asc" },
+  });
+  if (!jobs.length) return null;
+  const handed = jobs.map((job) => ({ job: jobForLink(job), started: true as const }));
+  return pollResponseSchema.parse({
+    job: handed[0]!.job,
+    runner,
+    cancel: [],
+    revoked: await revokedFor(link.linkId),
+    jobs: handed,
+  });
 }
 
 /** A Link shutting down (or whose runner was turned off) hands back a job it has not started. */

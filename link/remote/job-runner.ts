@@ -22,7 +22,7 @@ import { refused, type Sandbox } from "../sandbox/run";
 import { readAttestedJob, signedResult, type AttestedJob, type LinkIdentity } from "./attest";
 import { ServerError, Unreachable, type LinkClient } from "./client";
 import type { LogRefusal } from "./log-check";
-import { sleep, type ResultOutbox } from "./results";
+import { sleep, type Fold, type ResultOutbox } from "./results";
 
 type Out = { line(text: string): void; error(text: string): void };
 
@@ -47,6 +47,11 @@ export type JobContext = {
   /** Registers the job as held (heartbeats renew its lease and bring its withdrawal). */
   hold(jobId: string, controller: AbortController): void;
   release(jobId: string): void;
+  /**
+   * The poll to send with a result, for the slot and `memBytes` its job frees (./results.ts
+   * `Fold`), or null when the Link takes no job now (its runner off, stopping).
+   */
+  nextPoll?(memBytes: number): Fold | null;
 };
 
 const REVOKED_WORDS = "This skill version was retired or failed its scan: this Link does not run it.";
@@ -257,7 +262,7 @@ async function runAndReport(
   ctx.outbox.keep(id, signed);
   ctx.out.line(`  ${result.status}${result.code ? ` (${result.code})` : ""} in ${result.wall_ms} ms`);
   try {
-    await ctx.outbox.deliver(id, until, signed);
+    await ctx.outbox.deliver(id, until, signed, ctx.nextPoll?.(job.limits.mem_bytes) ?? undefined);
   } finally {
     ctx.release(id);
   }

@@ -18,6 +18,9 @@ let agentToken: string;
 /** How the result route answers: its real handler, or an injected failure. */
 let resultMode: { failNext: number; status: number } = { failNext: 0, status: 500 };
 const attempts: number[] = [];
+/** Whether each attempt carried the Link's next poll (`next`); with `refuseNext`, one that does is answered 422. */
+const withNext: boolean[] = [];
+let refuseNext = false;
 
 async function call(text: string) {
   const res = await fetch(`${server.url}/api/v1/steps`, {
@@ -45,6 +48,13 @@ beforeAll(async () => {
         ? {
             ...r,
             handler: async (req: Request, ctx: { params: Promise<Record<string, string>> }) => {
+              const folded = ((await req.clone().json()) as { next?: unknown }).next !== undefined;
+              withNext.push(folded);
+              if (refuseNext && folded) {
+                attempts.push(422);
+                const body = { error: { code: "request.invalid", message: "Unrecognized key: next", requestId: "test" } };
+                return new Response(JSON.stringify(body), { status: 422, headers: { "content-type": "application/json" } });
+              }
               attempts.push(resultMode.failNext > 0 ? resultMode.status : 200);
               if (resultMode.failNext > 0) {
                 resultMode.failNext -= 1;
@@ -132,8 +142,33 @@ describe("the Link delivers its result", () => {
       },
     );
     expect(second.output()).toMatch(/Sending the held result of job_/);
+    // Kept across the restart, it goes without a next poll: the jobs it could bring are the loop's to ask for.
+    expect(withNext.at(-1)).toBe(false);
     const { entries } = await settled(step.id);
     expect(entries.filter((e) => e.kind === "refund")).toHaveLength(1);
     await until("the held result to be gone", async () => (await results()).length === 0, 5_000);
+  }, 60_000);
+
+  it("sends a result again without its next poll to a server that refuses `next` (an older one)", async () => {
+    const run = home.start();
+    resultMode = { failNext: 0, status: 500 };
+    refuseNext = true;
+    attempts.length = 0;
+    withNext.length = 0;
+    try {
+      const step = await call("six seven eight nine");
+      await until("the result to be recorded", async () => (await settled(step.id)).job.state === "succeeded", 30_000).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}\n${run.output()}`);
+        },
+      );
+      expect(attempts).toEqual([422, 200]);
+      expect(withNext).toEqual([true, false]);
+      expect((await settled(step.id)).entries.filter((e) => e.kind === "charge")).toHaveLength(1);
+      await until("the held result to be gone", async () => (await results()).length === 0, 5_000);
+    } finally {
+      refuseNext = false;
+      await home.stopProcesses();
+    }
   }, 60_000);
 });

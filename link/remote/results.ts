@@ -5,7 +5,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { jobIdSchema, resultRequestSchema, resultResponseSchema, type ResultRequest } from "../../lib/protocol";
+import {
+  jobIdSchema,
+  resultRequestSchema,
+  resultResponseSchema,
+  type NextPoll,
+  type PollResponse,
+  type ResultRequest,
+  type ResultResponse,
+} from "../../lib/protocol";
 import { ServerError, Unreachable, type LinkClient } from "./client";
 import { resultsDir, writeAtomic } from "./config";
 
@@ -15,6 +23,8 @@ const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
 export type Delivery = "delivered" | "gone" | "kept";
+/** A poll folded into a result (the protocol's `next`) and what becomes of the jobs its answer hands over. */
+export type Fold = { ask: NextPoll; handOver(answer: PollResponse): Promise<unknown> };
 type Out = { line(text: string): void; error(text: string): void };
 
 export class ResultOutbox {
@@ -67,35 +77,54 @@ export class ResultOutbox {
   /**
    * Posts one held result until the server takes it or says the job is gone. With `until` aborted
    * it stops retrying and keeps the result on disk for the next start. `kept` is the result just
-   * kept, so that it need not be read back.
+   * kept, so that it need not be read back; `fold`, the poll sent along with it (never kept on disk).
    */
-  async deliver(jobId: string, until?: AbortSignal, kept?: ResultRequest): Promise<Delivery> {
+  async deliver(jobId: string, until?: AbortSignal, kept?: ResultRequest, fold?: Fold): Promise<Delivery> {
     const result = kept ?? this.read(jobId);
     if (!result) return "gone";
+    let body = fold ? { ...result, next: fold.ask } : result;
     let backoff = FIRST_BACKOFF_MS;
     for (;;) {
+      let answer: ResultResponse;
       try {
-        const answer = await this.client.json(resultResponseSchema, "POST", `/api/link/v1/jobs/${jobId}/result`, result);
-        rmSync(this.file(jobId), { force: true });
-        if (answer.late) this.out.line(`  ${jobId}: the result arrived after the run expired; recorded as late.`);
-        return "delivered";
+        answer = await this.client.json(resultResponseSchema, "POST", `/api/link/v1/jobs/${jobId}/result`, body);
       } catch (err) {
         if (err instanceof ServerError && err.jobGone) {
           rmSync(this.file(jobId), { force: true });
           this.out.error(`  ${jobId}: the server no longer takes this result (${err.code}).`);
           return "gone";
         }
+        if (body !== result && err instanceof ServerError && err.status === 422) {
+          // A server that does not read `next` (an older one): the result goes alone, at once.
+          body = result;
+          continue;
+        }
         const retry = err instanceof Unreachable || (err instanceof ServerError && err.retryable);
         if (!retry) {
-          this.out.error(`! ${jobId}: the result was refused (${err instanceof ServerError ? err.code : String(err)}); kept to send again after a restart.`);
+          this.out.error(
+            `! ${jobId}: the result was refused (${err instanceof ServerError ? err.code : String(err)}); kept to send again after a restart.`,
+          );
           return "kept";
         }
         if (until?.aborted) return "kept";
         const wait = err instanceof ServerError && err.retryAfterS ? err.retryAfterS * 1000 : backoff;
-        this.out.error(`! ${jobId}: sending the result failed (${err instanceof ServerError ? `${err.status} ${err.code}` : err.message}); again in ${(wait / 1000).toFixed(1)} s.`);
+        this.out.error(
+          `! ${jobId}: sending the result failed (${err instanceof ServerError ? `${err.status} ${err.code}` : err.message}); again in ${(wait / 1000).toFixed(1)} s.`,
+        );
         await sleep(Math.min(wait, MAX_BACKOFF_MS), until);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        continue;
       }
+      rmSync(this.file(jobId), { force: true });
+      if (answer.late) this.out.line(`  ${jobId}: the result arrived after the run expired; recorded as late.`);
+      if (answer.next && fold && body !== result) {
+        await fold.handOver(answer.next).catch((err: unknown) => {
+          this.out.error(
+            `! ${jobId}: the jobs that came with its result were not taken: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
+      }
+      return "delivered";
     }
   }
 

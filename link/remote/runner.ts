@@ -3,9 +3,10 @@
 // turns the runner off, a job handed over meanwhile is given back unrun, and nothing here ever
 // turns the runner on. The dashboard can only turn it off: the Link obeys at its next answer.
 // Jobs run side by side up to the Link's slots (./slots.ts): a poll asks for the free ones, and
-// each job handed over runs in its own sandbox while the loop polls again. A heartbeat every few
-// seconds (every second while it holds a job) renews its jobs' leases and brings back what the
-// server withdrew, which is killed at once.
+// each job handed over runs in its own sandbox while the loop polls again. A job's result carries
+// the poll for the slot it frees (`next`), so a Link kept busy makes one request a job, not two.
+// A heartbeat every few seconds (every second while it holds a job) renews its jobs' leases and
+// brings back what the server withdrew, which is killed at once.
 import { unwatchFile, watchFile } from "node:fs";
 import {
   heartbeatResponseSchema,
@@ -25,7 +26,7 @@ import { readState, statePath, updateState, type LinkState } from "./config";
 import type { LinkIdentity } from "./attest";
 import { refuseJob, runClaimedJob, Withdrawal, type JobContext } from "./job-runner";
 import { LogCheck } from "./log-check";
-import { ResultOutbox, sleep } from "./results";
+import { ResultOutbox, sleep, type Fold } from "./results";
 import { Slots } from "./slots";
 
 type Out = { line(text: string): void; error(text: string): void };
@@ -159,7 +160,42 @@ export class LinkRunner {
         this.scheduleHeartbeat(HEARTBEAT_BUSY_MS);
       },
       release: (jobId) => void this.held.delete(jobId),
+      nextPoll: (memBytes) => this.nextPoll(memBytes),
     };
+  }
+
+  /**
+   * The poll folded into a job's result: one job for the slot that job frees, within the memory
+   * it held; none once the Link stops or its runner is off. The main loop asks for the other slots.
+   */
+  private nextPoll(memBytes: number): Fold | null {
+    if (this.signal.aborted || this.stopped) return null;
+    let state: LinkState;
+    try {
+      state = readState(this.home);
+    } catch {
+      return null; // the result goes alone; the loop's next poll says what is wrong
+    }
+    if (state.runner === "off") return null;
+    return {
+      ask: { ...this.report(state), inline: true, max: 1, mem_free_bytes: memBytes },
+      handOver: (answer) => this.handOver(answer, state.runner_epoch),
+    };
+  }
+
+  /**
+   * What a poll's answer (or a result's `next`) says: its directives obeyed, its jobs launched (the
+   * promises resolve once each runs), or handed back unrun when the runner went off meanwhile.
+   */
+  private async handOver(answer: PollResponse, sentEpoch: number): Promise<Promise<void>[]> {
+    this.obey(answer, sentEpoch);
+    const jobs = handedJobs(answer);
+    if (!jobs.length) return [];
+    if (this.signal.aborted || readState(this.home).runner === "off") {
+      await this.handBack(jobs);
+      return [];
+    }
+    return jobs.map((handed) => this.launch(handed));
   }
 
   /** One long poll, cut short when the owner turns the runner off meanwhile. */
@@ -202,6 +238,8 @@ export class LinkRunner {
    */
   private launch(handed: HandedJob): Promise<void> {
     const id = handed.job.id;
+    // Handed over twice (a result's answer given again): the job runs once, as first handed.
+    if (this.held.has(id) || this.waiting.has(id)) return Promise.resolve();
     let running!: () => void;
     const launched = new Promise<void>((resolve) => (running = resolve));
     const memBytes = declaredMemory(handed.job);
@@ -265,17 +303,13 @@ export class LinkRunner {
         try {
           await this.slots.untilFree(this.signal);
           if (this.signal.aborted) break;
+          // A job that came with a result may have taken the slot that just freed.
+          if (!this.slots.free) continue;
           const answer = await this.poll(state);
           backoff = 1_000;
           if (!answer) continue;
-          this.obey(answer, state.runner_epoch);
-          const jobs = handedJobs(answer);
-          if (!jobs.length) continue;
-          if (this.signal.aborted || readState(this.home).runner === "off") {
-            await this.handBack(jobs);
-            continue;
-          }
-          const launched = jobs.map((handed) => this.launch(handed));
+          const launched = await this.handOver(answer, state.runner_epoch);
+          if (!launched.length) continue;
           await Promise.race([Promise.all(launched), sleep(POLL_AFTER_LAUNCH_MAX_MS, this.signal)]);
         } catch (err) {
           if (this.signal.aborted) break;

@@ -4,7 +4,17 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
-import { closeRunPath, linkFor, ok, pendingStep, report, textToolsPerson, type TestLink } from "../helpers/runs";
+import type { NextPoll } from "../../lib/protocol";
+import {
+  closeRunPath,
+  linkFor,
+  ok,
+  pendingStep,
+  report,
+  signed,
+  textToolsPerson,
+  type TestLink,
+} from "../helpers/runs";
 
 let env: IntegrationEnv;
 let runs: typeof import("../../lib/runs");
@@ -143,6 +153,58 @@ describe("a poll with inline", () => {
       await env.db.listing.update({ where: { versionId }, data: { findingsHash: listing.findingsHash } });
       await confirm(null);
     }
+  });
+});
+
+describe("a result with `next` (the Link's next poll folded into it)", () => {
+  const next: NextPoll = {
+    runner: "on",
+    runner_epoch: 0,
+    pool: false,
+    inline: true,
+    max: 1,
+    mem_free_bytes: 128 << 20,
+  };
+  const resultOf = async (link: TestLink, jobId: string, ask: NextPoll) =>
+    runs.recordResultAndClaim(link, jobId, { ...(await signed(link, jobId, ok({ slug: "hello-world" }))), next: ask });
+  const stateOf = async (jobId: string) => (await env.db.runJob.findUniqueOrThrow({ where: { id: jobId } })).state;
+
+  it("hands over the job for the slot it frees, started, with its inputs; a repeat of it hands nothing", async () => {
+    const link = await linkFor(env, person.id);
+    const first = await queuedJob();
+    expect((await poll(link, true)).job?.id).toBe(first);
+    const second = await queuedJob();
+    const third = await queuedJob();
+
+    const answer = await resultOf(link, first, next);
+    expect([answer.recorded, answer.state, await stateOf(first)]).toEqual([true, "succeeded", "succeeded"]);
+    expect(answer.next?.jobs?.map((h) => [h.job.id, h.started])).toEqual([[second, true]]);
+    const pinned = (answer.next!.jobs![0]!.job as unknown as { inputs: Array<{ media_id: string; sha256: string }> })
+      .inputs;
+    for (const input of pinned) {
+      const carried = answer.next!.jobs![0]!.inputs!.find((i) => i.media_id === input.media_id)!;
+      expect(createHash("sha256").update(Buffer.from(carried.base64, "base64")).digest("hex")).toBe(input.sha256);
+    }
+    expect(await stateOf(second)).toBe("running");
+
+    // The same result again (a retry: the Link never heard that answer) hands the same job over
+    // again, started, and claims no other: the third job stays queued.
+    const again = await resultOf(link, first, next);
+    expect(again.recorded).toBe(false);
+    expect(again.next?.jobs?.map((h) => [h.job.id, h.started])).toEqual([[second, true]]);
+    expect(await stateOf(third)).toBe("queued");
+
+    // A Link whose runner went off takes nothing with its result.
+    const off = await resultOf(link, second, { ...next, runner: "off", runner_epoch: 1 });
+    expect([off.recorded, off.next?.runner, off.next?.jobs]).toEqual([true, "off", []]);
+    expect(await stateOf(third)).toBe("queued");
+    // Once the job it brought has ended, a repeat of the first result brings nothing.
+    const late = await resultOf(link, first, next);
+    expect([late.recorded, late.next]).toEqual([false, undefined]);
+
+    const other = await linkFor(env, person.id);
+    expect((await poll(other, true)).job?.id).toBe(third);
+    await report(other, third, ok({ slug: "hello-world" }));
   });
 });
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setupIntegration, type IntegrationEnv } from "../helpers/integration";
 import { linkHome, linkRoutes, until, type LinkHome } from "../helpers/link-process";
-import { serveRoutes } from "../helpers/route-server";
+import { serveRoutes, type RouteTable } from "../helpers/route-server";
 import { closeRunPath, linkFor, pendingStep } from "../helpers/runs";
 import { callTool, grantWordCount, seedSlowSkill, seedWorld, waitStep, type World } from "../helpers/world";
 
@@ -15,11 +15,34 @@ let env: IntegrationEnv;
 let server: Awaited<ReturnType<typeof serveRoutes>>;
 let home: LinkHome;
 let world: World;
+/** Jobs the server handed over, by polls and with results (`next`), as its answers said. */
+const handed = { byPoll: 0, byResult: 0 };
+
+type Route = RouteTable[number];
+/** The route, counting the jobs its answers hand over. */
+function counting(route: Route, count: (answer: { jobs?: unknown[]; next?: { jobs?: unknown[] } }) => void): Route {
+  return {
+    ...route,
+    handler: async (req, ctx) => {
+      const res = await route.handler(req, ctx);
+      count((await res.clone().json()) as Parameters<typeof count>[0]);
+      return res;
+    },
+  };
+}
 
 beforeAll(async () => {
   env = await setupIntegration("linkjobs");
   home = await linkHome("linkjobs");
-  server = await serveRoutes(await linkRoutes());
+  server = await serveRoutes(
+    (await linkRoutes()).map((route) =>
+      route.pattern === "/api/link/v1/poll"
+        ? counting(route, (a) => void (handed.byPoll += a.jobs?.length ?? 0))
+        : route.pattern === "/api/link/v1/jobs/[id]/result"
+          ? counting(route, (a) => void (handed.byResult += a.next?.jobs?.length ?? 0))
+          : route,
+    ),
+  );
   world = await seedWorld("linkjobs@example.test");
   await seedSlowSkill(world);
   await seedSlowSkill(world, { slug: "tight-tools", limits: { wall_ms: 1_500 } });
@@ -48,7 +71,10 @@ describe("the claim of several jobs", () => {
     const { submitStepJob, pollForJob } = await import("../../lib/runs");
     const link = await linkFor(env, person.id);
     const made: { id: string; agent: string }[] = [];
-    for (const [agent, n] of [[busy, 5], [quiet, 2]] as const)
+    for (const [agent, n] of [
+      [busy, 5],
+      [quiet, 2],
+    ] as const)
       for (let i = 0; i < n; i++) {
         const step = await pendingStep(env, { userId: person.id, projectId, versionId, agentId: agent.id });
         expect((await submitStepJob(step.id, false)).kind).toBe("queued");
@@ -80,7 +106,8 @@ describe("the claim of several jobs", () => {
     expect(states).toEqual([{ state: "placed", _count: 7 }]);
     // Withdrawn, so that the real Link below never gets them.
     const { cancelJob } = await import("../../lib/runs/lifecycle");
-    for (const job of await env.db.runJob.findMany({ where: mine })) await cancelJob(job.id, "run.job.cancelled", "test");
+    for (const job of await env.db.runJob.findMany({ where: mine }))
+      await cancelJob(job.id, "run.job.cancelled", "test");
     await env.db.link.update({ where: { id: link.linkId }, data: { revokedAt: new Date() } });
   });
 });
@@ -113,8 +140,13 @@ describe("a real Link with --jobs", () => {
     ]);
     const ids = calls.map((c) => c.body.id!);
     const done = await Promise.all(ids.map((id) => waitStep([server.url], world, id, 60_000)));
-    expect(done.map((d) => d.status), link.output()).toEqual(["succeeded", "succeeded", "failed"]);
-    expect(done.slice(0, 2).map((d) => (d as { result?: { data?: { words?: number } } }).result?.data?.words)).toEqual([4, 5]);
+    expect(
+      done.map((d) => d.status),
+      link.output(),
+    ).toEqual(["succeeded", "succeeded", "failed"]);
+    expect(done.slice(0, 2).map((d) => (d as { result?: { data?: { words?: number } } }).result?.data?.words)).toEqual([
+      4, 5,
+    ]);
     const [a, b, tight] = await runTimes(ids);
     expect(tight!.status).toBe("timeout");
     expect(overlap(a!, b!)).toBe(true);
@@ -128,14 +160,19 @@ describe("a real Link with --jobs", () => {
     await home.stopProcesses();
     // Two slots, but 256 MiB for jobs: two 192 MiB jobs cannot run together.
     const link = home.start(["--jobs", "2", "--memory", "256"]);
-    await until("the Link to print its slots", async () => /Runs up to 2 jobs at once \(--jobs 2, 256 MiB/.test(link.output()));
+    await until("the Link to print its slots", async () =>
+      /Runs up to 2 jobs at once \(--jobs 2, 256 MiB/.test(link.output()),
+    );
     const calls = await Promise.all([
       callTool(server.url, world, { text: "wait 1500 a" }, { skill: "big-tools@1.0.0" }),
       callTool(server.url, world, { text: "wait 1500 b" }, { skill: "big-tools@1.0.0" }),
     ]);
     const ids = calls.map((c) => c.body.id!);
     const done = await Promise.all(ids.map((id) => waitStep([server.url], world, id, 60_000)));
-    expect(done.map((d) => d.status), link.output()).toEqual(["succeeded", "succeeded"]);
+    expect(
+      done.map((d) => d.status),
+      link.output(),
+    ).toEqual(["succeeded", "succeeded"]);
     const [a, b] = await runTimes(ids);
     expect(overlap(a!, b!)).toBe(false);
 
@@ -148,11 +185,32 @@ describe("a real Link with --jobs", () => {
       callTool(server.url, world, { text: "wait 2500 d" }, { skill: "big-tools@1.0.0" }),
     ]);
     const more = again.map((c) => c.body.id!);
-    expect((await Promise.all(more.map((id) => waitStep([server.url], world, id, 60_000)))).map((d) => d.status)).toEqual([
-      "succeeded",
-      "succeeded",
-    ]);
+    expect(
+      (await Promise.all(more.map((id) => waitStep([server.url], world, id, 60_000)))).map((d) => d.status),
+    ).toEqual(["succeeded", "succeeded"]);
     const [c, d] = await runTimes(more);
     expect(overlap(c!, d!)).toBe(true);
+  }, 120_000);
+
+  it("with one slot, each result brings the next queued job back: no poll between them", async () => {
+    await home.stopProcesses();
+    const link = home.start(["--jobs", "1"]);
+    await until("the Link to print its slot", async () => /Runs up to 1 job at once \(--jobs 1/.test(link.output()));
+    const before = { ...handed };
+    const calls = await Promise.all(
+      ["a", "b c", "d e f"].map((words) =>
+        callTool(server.url, world, { text: `wait 400 ${words}` }, { skill: "slow-tools@1.0.0" }),
+      ),
+    );
+    const ids = calls.map((c) => c.body.id!);
+    const done = await Promise.all(ids.map((id) => waitStep([server.url], world, id, 60_000)));
+    expect(
+      done.map((d) => d.status),
+      link.output(),
+    ).toEqual(["succeeded", "succeeded", "succeeded"]);
+    const runs = await runTimes(ids);
+    expect(runs.some((a, i) => runs.some((b, j) => i !== j && overlap(a!, b!)))).toBe(false);
+    // The first came with a poll; the other two each with the result of the one before.
+    expect([handed.byPoll - before.byPoll, handed.byResult - before.byResult]).toEqual([1, 2]);
   }, 120_000);
 });
