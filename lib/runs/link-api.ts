@@ -38,6 +38,7 @@ import {
   CANCEL_WORDS,
   cancelJob,
   claimJobs,
+  markHandedWith,
   startClaimedJobs,
   startLeaseTimers,
   finishAtOnce,
@@ -422,13 +423,7 @@ export async function recordResultAndClaim(
     }
     const handed = await pollForJob(link, { ...next, wait_ms: 0 }, signal);
     const ids = (handed.jobs ?? []).map((h) => h.job.id);
-    if (ids.length) {
-      await sqlPool().query({
-        name: "run-handed-with",
-        text: `UPDATE "RunJob" SET "handedWith" = $1 WHERE id = ANY($2::text[]) AND "linkId" = $3`,
-        values: [jobId, ids, link.linkId],
-      });
-    }
+    if (ids.length) await markHandedWith(jobId, ids, link.linkId);
     return resultResponseSchema.parse({ ...recorded, next: handed });
   } catch (err) {
     log.warn("link.result_next_failed", { link_id: link.linkId, job_id: jobId, err });

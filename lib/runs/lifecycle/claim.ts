@@ -269,3 +269,15 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
   afterTheAnswer(effects);
   return new Set(rows.map((r) => r.id));
 }
+
+/**
+ * Records that the first result of `resultJobId` brought these jobs to `linkId` (its `next`): a
+ * repeat of that result hands them over again while they run there.
+ */
+export async function markHandedWith(resultJobId: string, jobIds: string[], linkId: string): Promise<void> {
+  await sqlPool().query({
+    name: "run-handed-with",
+    text: `UPDATE "RunJob" SET "handedWith" = $1 WHERE id = ANY($2::text[]) AND "linkId" = $3`,
+    values: [resultJobId, jobIds, linkId],
+  });
+}

@@ -17,6 +17,7 @@ export { submitAtOnce, type AtOncePlan, type AtOnceOutcome } from "./submit-at-o
 export { finishAtOnce } from "./finish-at-once";
 export {
   claimJobs,
+  markHandedWith,
   startClaimedJobs,
   startLeaseTimers,
   type Claimed,
