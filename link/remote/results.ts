@@ -82,11 +82,13 @@ export class ResultOutbox {
   async deliver(jobId: string, until?: AbortSignal, kept?: ResultRequest, fold?: Fold): Promise<Delivery> {
     const result = kept ?? this.read(jobId);
     if (!result) return "gone";
-    let body = fold ? { ...result, next: fold.ask } : result;
+    // Cleared when the server refuses `next`: the result then goes alone.
+    let asking = fold;
     let backoff = FIRST_BACKOFF_MS;
     for (;;) {
       let answer: ResultResponse;
       try {
+        const body = asking ? { ...result, next: asking.ask } : result;
         answer = await this.client.json(resultResponseSchema, "POST", `/api/link/v1/jobs/${jobId}/result`, body);
       } catch (err) {
         if (err instanceof ServerError && err.jobGone) {
@@ -94,9 +96,9 @@ export class ResultOutbox {
           this.out.error(`  ${jobId}: the server no longer takes this result (${err.code}).`);
           return "gone";
         }
-        if (body !== result && err instanceof ServerError && err.status === 422) {
+        if (asking && err instanceof ServerError && err.status === 422) {
           // A server that does not read `next` (an older one): the result goes alone, at once.
-          body = result;
+          asking = undefined;
           continue;
         }
         const retry = err instanceof Unreachable || (err instanceof ServerError && err.retryable);
@@ -117,8 +119,8 @@ export class ResultOutbox {
       }
       rmSync(this.file(jobId), { force: true });
       if (answer.late) this.out.line(`  ${jobId}: the result arrived after the run expired; recorded as late.`);
-      if (answer.next && fold && body !== result) {
-        await fold.handOver(answer.next).catch((err: unknown) => {
+      if (answer.next && asking) {
+        await asking.handOver(answer.next).catch((err: unknown) => {
           this.out.error(
             `! ${jobId}: the jobs that came with its result were not taken: ${err instanceof Error ? err.message : String(err)}`,
           );
