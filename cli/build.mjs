@@ -22,6 +22,7 @@ export const CLI = {
   ),
   external: ["@swc/core-*", "@swc/wasm"],
   shebang: true,
+  splitting: true,
 };
 
 export const cliBuildIsStale = () => isStale(CLI);

@@ -1,11 +1,9 @@
 // The `openvibe` command: `openvibe publish DIR` for authors, `openvibe verify SLUG@VERSION` and
 // `openvibe verify-run RUN.json` for anyone, `openvibe mcp` for agents.
+// Each command's code is loaded when it is asked for (the bundle is split): `openvibe mcp`, which
+// an MCP client starts, loads no scanner, and `runs` no MCP SDK.
 import { parseArgs } from "node:util";
-import { agentsCreateCommand, installCommand, runsCommand } from "./account";
-import { mcpCommand } from "./mcp";
-import { publishCommand } from "./publish";
-import { verifyMain, VERIFY_USAGE } from "./verify";
-import { verifyRunMain, VERIFY_RUN_USAGE } from "./verify-run";
+import { VERIFY_RUN_USAGE, VERIFY_USAGE } from "./usage";
 
 const USAGE = `Usage: openvibe publish DIR [--server URL] [--token TOKEN] [--dry-run] [--version X.Y.Z]
        openvibe mcp [--server URL] [--token ova_…]
@@ -31,8 +29,8 @@ ${VERIFY_RUN_USAGE}`;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const out = { line: (t: string) => console.log(t), error: (t: string) => console.error(t) };
-  if (argv[0] === "verify") return verifyMain(argv.slice(1), env, out);
-  if (argv[0] === "verify-run") return verifyRunMain(argv.slice(1), env, out);
+  if (argv[0] === "verify") return (await import("./verify")).verifyMain(argv.slice(1), env, out);
+  if (argv[0] === "verify-run") return (await import("./verify-run")).verifyRunMain(argv.slice(1), env, out);
   let parsed;
   try {
     parsed = parseArgs({
@@ -56,7 +54,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return 0;
   }
   const server = parsed.values.server ?? env.OPENVIBE_SERVER ?? "http://localhost:3000";
-  if (command === "mcp" && !dir) return mcpCommand({ server, token: parsed.values.token ?? env.OPENVIBE_AGENT_TOKEN });
+  if (command === "mcp" && !dir)
+    return (await import("./mcp")).mcpCommand({ server, token: parsed.values.token ?? env.OPENVIBE_AGENT_TOKEN });
   const account =
     (command === "install" && dir && !rest.length) ||
     (command === "agents" && dir === "create" && rest.length === 1) ||
@@ -70,11 +69,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     out.error("No API token: pass --token or set OPENVIBE_TOKEN (create one on the dashboard's Tokens page).");
     return 2;
   }
-  if (command === "install" && dir) return installCommand({ server, token }, dir, out);
-  if (command === "agents" && rest[0]) return agentsCreateCommand({ server, token }, rest[0], out);
-  if (command === "runs") return runsCommand({ server, token }, out);
+  if (command === "install" && dir) return (await import("./account")).installCommand({ server, token }, dir, out);
+  if (command === "agents" && rest[0])
+    return (await import("./account")).agentsCreateCommand({ server, token }, rest[0], out);
+  if (command === "runs") return (await import("./account")).runsCommand({ server, token }, out);
   if (!dir) return 2;
-  return publishCommand(
+  return (await import("./publish")).publishCommand(
     {
       dir,
       token,

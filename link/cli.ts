@@ -5,11 +5,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { LinkError } from "./errors";
-import { copyLocalFolder, parseEntry } from "./inputs";
+import { copyLocalFolder, parseEntry } from "./local-folder";
 import { INPUT_MAX_BYTES, parseLimits, parseNetPolicy } from "./sandbox/policy";
 import { Sandbox } from "./sandbox/run";
-import * as remote from "./remote/commands";
-import { doctor } from "./doctor";
 import { versionText } from "./version";
 
 const EXEC_USAGE = `openvibe-link exec --entry FILE --input FILE [--net deny|openvibe-only|public] [--wall-ms N] [--mem-bytes N]
@@ -26,6 +24,10 @@ const USAGE = `usage:
   openvibe-link doctor                                  check this machine can sandbox tools, with the fix for each gap
   openvibe-link --version                               this Link's version and the runner it executes
   ${EXEC_USAGE}`;
+
+// The commands that talk to the server, and doctor, are loaded when asked for: `exec` and
+// `--version` then skip the protocol's message schemas, the HTTP client and the contracts' validator.
+const remoteCommands = () => import("./remote/commands");
 
 const HOST_NAME = /^(\*\.)?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
@@ -150,12 +152,12 @@ async function pairCommand(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1) throw new LinkError("link.usage", USAGE);
   const server = values.server ?? process.env.OPENVIBE_SERVER ?? "http://localhost:3000";
-  return remote.pair({ code: positionals[0]!, server, name: values.name }, out);
+  return (await remoteCommands()).pair({ code: positionals[0]!, server, name: values.name }, out);
 }
 
 async function skillsCommand(argv: string[]): Promise<number> {
   if (argv.length !== 1 || (argv[0] !== "on" && argv[0] !== "off")) throw new LinkError("link.usage", USAGE);
-  return remote.skills({ on: argv[0] === "on" }, out);
+  return (await remoteCommands()).skills({ on: argv[0] === "on" }, out);
 }
 
 async function runCommand(argv: string[]): Promise<number> {
@@ -178,7 +180,7 @@ async function runCommand(argv: string[]): Promise<number> {
       throw new LinkError("link.usage", `--${name} takes a whole number; got ${JSON.stringify(value)}.`);
     return value === undefined ? undefined : Number(value);
   };
-  return remote.run(
+  return (await remoteCommands()).run(
     { pool: Boolean(values.pool), jobs: whole("jobs", values.jobs), memoryMib: whole("memory", values.memory) },
     out,
     stop.signal,
@@ -187,7 +189,7 @@ async function runCommand(argv: string[]): Promise<number> {
 
 async function statusCommand(argv: string[]): Promise<number> {
   if (argv.length) throw new LinkError("link.usage", USAGE);
-  return remote.status(out);
+  return (await remoteCommands()).status(out);
 }
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -196,7 +198,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   skills: skillsCommand,
   run: runCommand,
   status: statusCommand,
-  doctor: async () => doctor(out),
+  doctor: async () => (await import("./doctor")).doctor(out),
   "--version": async () => {
     out.line(versionText());
     return 0;

@@ -1,7 +1,7 @@
 // The Link's own version (its package.json, compiled in by build.mjs) and the one runner artifact
 // it executes.
 import { readFileSync } from "node:fs";
-import { RUNNER_ARTIFACT } from "../lib/protocol";
+import { RUNNER_ARTIFACT } from "../lib/protocol/limits";
 
 declare const PACKAGE_VERSION: string | undefined;
 

@@ -19,10 +19,12 @@ function newestSource(dir) {
 
 /**
  * @param {{ dir: string, entries: Record<string, string>, sources: string[], copy?: Record<string, string>,
- *   external?: string[], packagesExternal?: boolean, out?: string, shebang?: boolean }} program
+ *   external?: string[], packagesExternal?: boolean, out?: string, shebang?: boolean, splitting?: boolean }} program
  *   dir: the package folder (its package.json gives the version); entries: output name → entry
  *   file; sources: folders whose change means a rebuild; copy: output name → file copied beside
- *   the bundle; packagesExternal: leave every npm package to node_modules; out: default dir/dist.
+ *   the bundle; packagesExternal: leave every npm package to node_modules; out: default dir/dist;
+ *   splitting: what an entry imports dynamically goes in chunks of its own (`chunk-*.mjs`), loaded
+ *   only when asked for.
  */
 export function isStale(program) {
   const dist = program.out ?? path.join(program.dir, "dist");
@@ -63,7 +65,8 @@ export async function bundle(program) {
       outdir: next,
       outExtension: { ".js": ".mjs" },
       bundle: true,
-      splitting: false,
+      splitting: Boolean(program.splitting),
+      chunkNames: "chunk-[hash]",
       platform: "node",
       format: "esm",
       target: "node20",
@@ -89,7 +92,10 @@ export async function bundle(program) {
     for (const [name, file] of Object.entries(program.copy ?? {})) copyFileSync(file, path.join(next, name));
     // File by file into place: a program starting meanwhile sees the old build or the new one.
     mkdirSync(dist, { recursive: true });
-    for (const name of readdirSync(next)) renameSync(path.join(next, name), path.join(dist, name));
+    const built = readdirSync(next);
+    for (const name of built) renameSync(path.join(next, name), path.join(dist, name));
+    // Chunks are named by their content: the modules of earlier builds are no longer asked for.
+    for (const name of readdirSync(dist)) if (name.endsWith(".mjs") && !built.includes(name)) rmSync(path.join(dist, name));
   } finally {
     rmSync(next, { recursive: true, force: true });
   }

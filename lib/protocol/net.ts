@@ -1,11 +1,6 @@
-// A tool's network policy, spelled one way everywhere: documents, database rows, jobs, the Link.
+// A tool's network policy (./net-policies) and its schema.
 import { z } from "zod";
+import { NET_POLICIES } from "./net-policies";
 
-export const NET_POLICIES = ["deny", "openvibe-only", "public"] as const;
-export type NetPolicy = (typeof NET_POLICIES)[number];
-export const NET_DEFAULT: NetPolicy = "deny";
+export * from "./net-policies";
 export const netPolicySchema = z.enum(NET_POLICIES);
-
-export function isNetPolicy(value: unknown): value is NetPolicy {
-  return netPolicySchema.safeParse(value).success;
-}

@@ -99,9 +99,26 @@ export function resolveToolNode(explicit?: string): { node: string; major: numbe
   );
 }
 
-/** The dynamic libraries a binary loads, from ldd, each bound read-only at the path the loader asks for. */
+/**
+ * The dynamic libraries a binary loads, each bound read-only at the path the loader asks for. Asked
+ * of glibc's loader itself (LD_TRACE_LOADED_OBJECTS, what ldd sets: the loader lists and exits
+ * before the binary's code runs), which skips ldd's shell script and its two extra loader runs
+ * (about 30 ms of every Link start and `exec`). When that lists nothing (another loader; a static
+ * binary, which then only runs `-e 0`), ldd answers.
+ */
 function sharedLibraries(binary: string): Array<[string, string]> {
-  const out = execFileSync("ldd", [binary], { encoding: "utf8", env: EMPTY_ENV });
+  const traced = loadedObjects(
+    execFileSync(binary, ["-e", "0"], {
+      encoding: "utf8",
+      env: { ...EMPTY_ENV, LD_TRACE_LOADED_OBJECTS: "1" },
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  );
+  return traced.length ? traced : loadedObjects(execFileSync("ldd", [binary], { encoding: "utf8", env: EMPTY_ENV }));
+}
+
+/** The libraries in ldd's listing (`name => /path (0x…)` or `/path (0x…)`), with their real paths. */
+export function loadedObjects(out: string): Array<[string, string]> {
   const libs: Array<[string, string]> = [];
   for (const line of out.split("\n")) {
     const arrow = /^\s*\S+ => (\/\S+) \(/.exec(line);

@@ -81,6 +81,9 @@ export function collect(
     job.signal?.addEventListener("abort", withdraw, { once: true });
     if (job.signal?.aborted) withdraw();
     const graceThenEnd = () => {
+      // A tool already ended (its value complete, a limit hit) has nothing to be given time for; a
+      // timer then would only hold an `exec` process open after its answer.
+      if (ended || settled) return;
       graceTimer ??= setTimeout(() => end("complete"), EXIT_GRACE_MS);
     };
 

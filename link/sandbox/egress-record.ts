@@ -3,13 +3,8 @@
 // long it lasted. Read as the protocol's EgressRecord (lib/protocol/egress.ts): identical attempts
 // are folded into one entry with a count, and past MAX_EGRESS_ENTRIES distinct entries the rest are
 // counted in one overflow entry, so a tool can neither flood the record nor slip an attempt past it.
-import {
-  MAX_EGRESS_ENTRIES,
-  OVERFLOW_HOST,
-  recordedHost,
-  type EgressEntry,
-  type EgressRecord,
-} from "../../lib/protocol";
+import type { EgressEntry, EgressRecord } from "../../lib/protocol/egress";
+import { MAX_EGRESS_ENTRIES, OVERFLOW_HOST, recordedHost } from "../../lib/protocol/egress-hosts";
 
 export type Attempt = {
   host: string;

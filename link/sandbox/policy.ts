@@ -1,21 +1,15 @@
 // What a job may ask of the sandbox (network policy, limits) and the caps it is checked against.
 // Limits above a cap are refused, never silently lowered (ADR-060, Run's `run.limits.exceeded`).
-import { isNetPolicy, LIMIT_CAPS, LIMIT_DEFAULTS, LIMIT_MINIMUMS, NET_POLICIES, type Limits, type NetPolicy } from "../../lib/protocol";
+import { LIMIT_CAPS, LIMIT_DEFAULTS, LIMIT_MINIMUMS, type Limits } from "../../lib/protocol/limits";
+import { isNetPolicy, NET_POLICIES, type NetPolicy } from "../../lib/protocol/net-policies";
 import { LinkError } from "../errors";
 
-// The numbers, `net` values and result shape are lib/protocol's, the module the server shares.
-export {
-  NET_POLICIES,
-  LIMIT_CAPS,
-  LIMIT_DEFAULTS,
-  STDOUT_MAX_BYTES,
-  STDERR_MAX_BYTES,
-  INPUT_MAX_BYTES,
-  type NetPolicy,
-  type Limits,
-  type RunOutcome as JobStatus,
-  type LinkRunResult as JobResult,
-} from "../../lib/protocol";
+// The numbers, `net` values and result shape are lib/protocol's, the module the server shares. Each
+// from its own file: the protocol's index builds every message schema, which `exec` never needs.
+export { NET_POLICIES, type NetPolicy } from "../../lib/protocol/net-policies";
+export { LIMIT_CAPS, LIMIT_DEFAULTS, STDOUT_MAX_BYTES, STDERR_MAX_BYTES, INPUT_MAX_BYTES, type Limits } from "../../lib/protocol/limits";
+export type { RunOutcome as JobStatus } from "../../lib/protocol/statuses";
+export type { LinkRunResult as JobResult } from "../../lib/protocol/messages";
 /** Below this Node cannot start reliably; a smaller cap would turn every run into `oom`. */
 export const MIN_MEM_BYTES = LIMIT_MINIMUMS.mem_bytes;
 

@@ -6,7 +6,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { chmodSync } from "node:fs";
-import type { EgressRecord } from "../../lib/protocol";
+import type { EgressRecord } from "../../lib/protocol/egress";
 import { classifyAddress, isAddressLiteral, type AddressVerdict } from "./addresses";
 import { EgressRecorder, type Attempt } from "./egress-record";
 import { hostAllowed, type NetPolicy } from "./policy";

@@ -188,8 +188,14 @@ export class Sandbox {
 
   /** Waits for background cleanups (cgroups, proxies) of finished jobs and for the next standby to be ready. */
   async idle(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
-    await this.standby?.joined.catch(() => undefined);
+    // What it waits for keeps no reference on the event loop (a booting standby's pipes); this wait does.
+    const hold = setInterval(() => {}, 60_000);
+    try {
+      while (this.pending.size) await Promise.allSettled([...this.pending]);
+      await this.standby?.joined.catch(() => undefined);
+    } finally {
+      clearInterval(hold);
+    }
   }
 
   /** Boots the warm sandboxes wanted (`deny` at the default cap, else those of the last jobs) and waits until they are ready. */

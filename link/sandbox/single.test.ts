@@ -57,3 +57,29 @@ describe("a Sandbox's standby after a job", () => {
     }
   });
 });
+
+describe("the end of a job", () => {
+  it("gives a tool that closes stdout without a complete value a short grace, not its whole wall clock", async () => {
+    const single = await Sandbox.create({ single: true });
+    const folder = single.newJobFolder();
+    try {
+      writeFileSync(
+        path.join(folder.files, "tool.js"),
+        'process.stdout.write("{\\"half\\":"); process.stdout.end(); setInterval(() => {}, 1000);',
+      );
+      const result = await single.run({
+        folder,
+        entry: "tool.js",
+        input: Buffer.from("{}"),
+        net: "deny",
+        limits: { wall_ms: 60_000, mem_bytes: 134_217_728 },
+      });
+      expect(result.status).not.toBe("timeout");
+      expect(result.status).not.toBe("ok");
+      expect(result.exit).toBeNull();
+    } finally {
+      await single.close();
+      single.removeJobFolder(folder);
+    }
+  });
+});
