@@ -22,19 +22,27 @@ function standbys(): number[] {
     .map(Number);
 }
 
-async function oneJob(sandbox: Sandbox): Promise<void> {
+/** `source` as tool.js in a new job folder, run with `wall_ms`; the folder is removed after. */
+async function runTool(sandbox: Sandbox, source: string, wallMs = 10_000) {
   const folder = sandbox.newJobFolder();
-  writeFileSync(path.join(folder.files, "tool.js"), 'process.stdout.write(JSON.stringify({ ok: true }));');
-  const result = await sandbox.run({
-    folder,
-    entry: "tool.js",
-    input: Buffer.from("{}"),
-    net: "deny",
-    limits: { wall_ms: 10_000, mem_bytes: 134_217_728 },
-  });
+  try {
+    writeFileSync(path.join(folder.files, "tool.js"), source);
+    return await sandbox.run({
+      folder,
+      entry: "tool.js",
+      input: Buffer.from("{}"),
+      net: "deny",
+      limits: { wall_ms: wallMs, mem_bytes: 134_217_728 },
+    });
+  } finally {
+    sandbox.removeJobFolder(folder);
+  }
+}
+
+async function oneJob(sandbox: Sandbox): Promise<void> {
+  const result = await runTool(sandbox, 'process.stdout.write(JSON.stringify({ ok: true }));');
   expect(result.status).toBe("ok");
   await sandbox.idle();
-  sandbox.removeJobFolder(folder);
 }
 
 describe("a Sandbox's standby after a job", () => {
@@ -61,25 +69,14 @@ describe("a Sandbox's standby after a job", () => {
 describe("the end of a job", () => {
   it("gives a tool that closes stdout without a complete value a short grace, not its whole wall clock", async () => {
     const single = await Sandbox.create({ single: true });
-    const folder = single.newJobFolder();
     try {
-      writeFileSync(
-        path.join(folder.files, "tool.js"),
-        'process.stdout.write("{\\"half\\":"); process.stdout.end(); setInterval(() => {}, 1000);',
-      );
-      const result = await single.run({
-        folder,
-        entry: "tool.js",
-        input: Buffer.from("{}"),
-        net: "deny",
-        limits: { wall_ms: 60_000, mem_bytes: 134_217_728 },
-      });
+      const source = 'process.stdout.write("{\\"half\\":"); process.stdout.end(); setInterval(() => {}, 1000);';
+      const result = await runTool(single, source, 60_000);
       expect(result.status).not.toBe("timeout");
       expect(result.status).not.toBe("ok");
       expect(result.exit).toBeNull();
     } finally {
       await single.close();
-      single.removeJobFolder(folder);
     }
   });
 });
