@@ -11,7 +11,7 @@
 // ./mcp-client.mjs), as real agents do. `-- --agents N --seconds S --jobs J` change the load (each leg's).
 import { fork } from "node:child_process";
 import path from "node:path";
-import { copyLocalFolder } from "../link/inputs";
+import { copyLocalFolder } from "../link/local-folder";
 import { Sandbox } from "../link/sandbox/run";
 import { runBench } from "./app-clients";
 import { callCpuGroups, cpuReading, perCall, withDescendants, type CpuGroups, type ProcessCpu } from "./process-cpu";

@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { copyLocalFolder } from "./inputs";
+import { copyLocalFolder } from "./local-folder";
 import { EMPTY_ENV, NO_CODE_FROM_STRINGS } from "./sandbox/bwrap";
 import { Sandbox, type JobFolder } from "./sandbox/run";
 

@@ -46,5 +46,3 @@ export async function layPinnedInputs(dir: string, inputs: PinnedInput[], fetchM
     writeFileSync(target, bytes, { flag: "wx", mode: 0o644 });
   }
 }
-
-export { copyLocalFolder, parseEntry } from "./local-folder";

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runSkillJob } from "./job";
-import { copyLocalFolder, parseEntry, parsePinnedInputs, type PinnedInput } from "./inputs";
+import { parsePinnedInputs, type PinnedInput } from "./inputs";
+import { copyLocalFolder, parseEntry } from "./local-folder";
 import { Sandbox } from "./sandbox/run";
 import { removeTempDir, tempDir } from "../test/helpers/temp-dir";
 

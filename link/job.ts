@@ -2,7 +2,8 @@
 // may still run, run the tool in the sandbox, clean up. The result is the shape a Link reports.
 import type { LinkRunResult, Limits, NetPolicy } from "../lib/protocol";
 import { LinkError } from "./errors";
-import { layPinnedInputs, parseEntry, type FetchMedia, type PinnedInput } from "./inputs";
+import { layPinnedInputs, type FetchMedia, type PinnedInput } from "./inputs";
+import { parseEntry } from "./local-folder";
 import { refused, type Sandbox } from "./sandbox/run";
 
 export type SkillJob = {

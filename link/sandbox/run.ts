@@ -188,14 +188,10 @@ export class Sandbox {
 
   /** Waits for background cleanups (cgroups, proxies) of finished jobs and for the next standby to be ready. */
   async idle(): Promise<void> {
-    // What it waits for keeps no reference on the event loop (a booting standby's pipes); this wait does.
-    const hold = setInterval(() => {}, 60_000);
-    try {
+    await holdingTheLoop(async () => {
       while (this.pending.size) await Promise.allSettled([...this.pending]);
       await this.standby?.joined.catch(() => undefined);
-    } finally {
-      clearInterval(hold);
-    }
+    });
   }
 
   /** Boots the warm sandboxes wanted (`deny` at the default cap, else those of the last jobs) and waits until they are ready. */
@@ -203,13 +199,8 @@ export class Sandbox {
     if (!this.warm) return false;
     if (job) this.warm.want(job.net, job.limits.mem_bytes);
     this.warm.arm();
-    // Booting sandboxes keep no reference on the event loop; this wait does.
-    const hold = setInterval(() => {}, 60_000);
-    try {
-      return await this.warm.ready();
-    } finally {
-      clearInterval(hold);
-    }
+    const warm = this.warm;
+    return holdingTheLoop(() => warm.ready());
   }
 
   /** Stops the standby and the warm sandboxes and waits for cleanups; the Sandbox runs no more jobs. */
@@ -533,5 +524,19 @@ function killQuietly(pid: number): void {
     process.kill(pid, "SIGKILL");
   } catch {
     // Gone already.
+  }
+}
+
+/**
+ * Runs `wait` with a reference on the event loop: what a Sandbox waits for (booting standbys and
+ * warm sandboxes, their pipes) keeps none, and a program with nothing else pending would otherwise
+ * exit mid-await.
+ */
+async function holdingTheLoop<T>(wait: () => Promise<T>): Promise<T> {
+  const hold = setInterval(() => {}, 60_000);
+  try {
+    return await wait();
+  } finally {
+    clearInterval(hold);
   }
 }
