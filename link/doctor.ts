@@ -103,7 +103,10 @@ function checkCgroup(): Check {
       fix: FIXES.cgroup,
     };
   }
-  return { name: "memory cgroup", status: "ok", detail: `${support.enforcement} under ${support.memoryParent}` };
+  const cpu = support.cpu
+    ? `; sandboxes wait on idle CPU (cgroup v${support.cpu.version} cpu.idle)`
+    : "; no writable cpu.idle, so sandboxes boot at nice 10";
+  return { name: "memory cgroup", status: "ok", detail: `${support.enforcement} under ${support.memoryParent}${cpu}` };
 }
 
 function checkNode(): Check {

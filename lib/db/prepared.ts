@@ -6,7 +6,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import type { Prisma } from "./generated/client";
-import { sqlPool, utcText } from "./pool";
+import { searchPool, sqlPool, utcText } from "./pool";
 
 const INT8 = 20;
 const TIMESTAMP = 1114;
@@ -30,10 +30,11 @@ export async function preparedRows<T>(sql: Prisma.Sql): Promise<T[]> {
 }
 
 /**
- * The rows of `sql` as a one-off statement on the same pool, typed the same way: planned for its
- * own values every time (a browse page and its count), without the ORM's work per query and value.
+ * The rows of `sql` as a one-off statement on the search pool, typed the same way: planned for its
+ * own values every time (a search or browse page and its count, a LIKE prefix), without the ORM's
+ * work per query and value.
  */
 export async function queryRows<T>(sql: Prisma.Sql): Promise<T[]> {
-  const { rows } = await sqlPool().query({ text: sql.text, values: valuesOf(sql), types });
+  const { rows } = await searchPool().query({ text: sql.text, values: valuesOf(sql), types });
   return rows as T[];
 }

@@ -5,7 +5,7 @@
 // slug and handle are matched as text, through btree text_pattern_ops indexes on both. The handles
 // are looked up first, so the search's plan sees the authors as values (none: no author condition).
 import "server-only";
-import { preparedRows, Prisma } from "../db";
+import { queryRows, Prisma } from "../db";
 
 /** Exact slug, exact handle (above the word tiers 3, 2, 1), then a slug or handle prefix alone. */
 export const NAME_TIERS = { slug: 5, handle: 4, prefix: 0 } as const;
@@ -29,7 +29,7 @@ export async function findNameTerm(q: string): Promise<NameTerm | null> {
   if (!TERM.test(exact)) return null;
   // Only [a-z0-9-]: nothing in it is a LIKE wildcard.
   const prefix = exact.length >= MIN_PREFIX ? `${exact}%` : null;
-  const users = await preparedRows<{ id: string; handle: string }>(Prisma.sql`
+  const users = await queryRows<{ id: string; handle: string }>(Prisma.sql`
     SELECT id, handle FROM "User" WHERE ${prefix ? Prisma.sql`handle LIKE ${prefix}::text` : Prisma.sql`handle = ${exact}`}
     ORDER BY handle ASC LIMIT ${MAX_OWNERS}::int`);
   return {

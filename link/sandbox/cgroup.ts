@@ -1,11 +1,13 @@
 // The kernel memory and process caps for one job: a cgroup (v2 memory.max + swap.max + pids.max,
-// else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup. When
-// neither is writable the Link falls back to the V8 heap limit plus rlimits, and says so.
+// else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup, with its CPU
+// group where the cpu controller allows (./cpu-group.ts). When neither memory hierarchy is
+// writable the Link falls back to the V8 heap limit plus rlimits, and says so.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { rmdir } from "node:fs/promises";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { detectCpuGroups, makeCpuGroup, wakeCpuGroup, type CpuGroups } from "./cpu-group";
 
 export type MemoryEnforcement = "cgroup-v2" | "cgroup-v1" | "heap-rlimit";
 
@@ -14,6 +16,8 @@ export type CgroupSupport = {
   /** Parent folders the job cgroups are made in (v2: one; v1: memory and pids). */
   memoryParent?: string;
   pidsParent?: string;
+  /** Where a job's CPU group is made, idle until its job comes (./cpu-group.ts); absent: none. */
+  cpu?: CpuGroups;
   /** Why the Link fell back to heap-rlimit, for the report. */
   reason?: string;
 };
@@ -29,7 +33,8 @@ const JOB_PREFIX = "openvibe-job-";
 export async function removeJobCgroups(support: CgroupSupport, owners: ReadonlySet<string>): Promise<Set<string>> {
   const failed = new Set<string>();
   if (owners.size === 0) return failed;
-  const parents = [support.memoryParent, support.pidsParent].filter((p): p is string => Boolean(p));
+  const cpuParent = support.cpu?.version === 1 ? support.cpu.parent : undefined;
+  const parents = [support.memoryParent, support.pidsParent, cpuParent].filter((p): p is string => Boolean(p));
   const jobs = new Map<string, { owner: string; dirs: string[] }>();
   for (const parent of parents) {
     let names: string[] = [];
@@ -129,7 +134,7 @@ export function detectCgroups(): CgroupSupport {
         }
       }
       if (canMakeChild(parent, { "memory.max": "67108864", "memory.swap.max": "0", "pids.max": "64" })) {
-        return { enforcement: "cgroup-v2", memoryParent: parent };
+        return withCpu({ enforcement: "cgroup-v2", memoryParent: parent }, detectCpuGroups({ v2Parent: parent }));
       }
     }
   }
@@ -145,11 +150,16 @@ export function detectCgroups(): CgroupSupport {
     if (existsSync(path.join(memoryParent, "memory.memsw.limit_in_bytes")))
       memFiles["memory.memsw.limit_in_bytes"] = "67108864";
     if (canMakeChild(memoryParent, memFiles) && canMakeChild(pidsParent, { "pids.max": "64" })) {
-      return { enforcement: "cgroup-v1", memoryParent, pidsParent };
+      const cpu = mounts.find((m) => m.version === 1 && m.controllers.includes("cpu"));
+      const cpuPath = own.v1.get("cpu");
+      const v1Parent = cpu && cpuPath !== undefined ? path.join(cpu.mountPoint, cpuPath) : undefined;
+      return withCpu({ enforcement: "cgroup-v1", memoryParent, pidsParent }, detectCpuGroups({ v1Parent }));
     }
   }
   return { enforcement: "heap-rlimit", reason: "no writable cgroup with memory and pids controllers" };
 }
+
+const withCpu = (support: CgroupSupport, cpu: CpuGroups | null): CgroupSupport => (cpu ? { ...support, cpu } : support);
 
 function safeRead(file: string): string {
   try {
@@ -167,6 +177,8 @@ export class JobCgroup {
   constructor(
     private readonly support: CgroupSupport,
     private readonly dirs: string[],
+    /** The folder holding the job's CPU group files, while its sandbox waits idle (./cpu-group.ts). */
+    private readonly cpuDir?: string,
   ) {}
 
   /** `owner` is the Sandbox's folder id: a later Link removes the cgroup once that folder is abandoned. */
@@ -175,7 +187,8 @@ export class JobCgroup {
     if (support.enforcement === "cgroup-v2" && support.memoryParent) {
       const dir = path.join(support.memoryParent, name);
       mkdirSync(dir);
-      const cg = new JobCgroup(support, [dir]);
+      const cpu = support.cpu && makeCpuGroup(support.cpu, name, dir);
+      const cg = new JobCgroup(support, [dir], cpu?.dir);
       cg.limitMemory(memBytes);
       writeFileSync(path.join(dir, "memory.swap.max"), "0");
       writeFileSync(path.join(dir, "pids.max"), String(JOB_PIDS_MAX));
@@ -186,7 +199,8 @@ export class JobCgroup {
       const pids = path.join(support.pidsParent, name);
       mkdirSync(mem);
       mkdirSync(pids);
-      const cg = new JobCgroup(support, [mem, pids]);
+      const cpu = support.cpu && makeCpuGroup(support.cpu, name, mem);
+      const cg = new JobCgroup(support, cpu?.made ? [mem, pids, cpu.dir] : [mem, pids], cpu?.dir);
       cg.limitMemory(memBytes);
       writeFileSync(path.join(pids, "pids.max"), String(JOB_PIDS_MAX));
       return cg;
@@ -202,6 +216,11 @@ export class JobCgroup {
   /** The same off the main thread: the kernel waits out an RCU grace period on each move. */
   async addAsync(pid: number): Promise<void> {
     await Promise.all(this.dirs.map((dir) => writeFile(path.join(dir, "cgroup.procs"), String(pid))));
+  }
+
+  /** The job has come: its sandbox, idle while it waited, now gets the CPU at SANDBOX_NICE's weight. */
+  wake(): void {
+    if (this.cpuDir && this.support.cpu) wakeCpuGroup(this.support.cpu, this.cpuDir);
   }
 
   /** Sets the job's memory cap (and no swap beyond it) once the job, and its cap, are known. */

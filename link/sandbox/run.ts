@@ -353,6 +353,7 @@ export class Sandbox {
       proxy = await this.prepareFolder(job.folder, job.net);
       standby = await this.takeStandby();
       standby.cgroup?.limitMemory(job.limits.mem_bytes);
+      standby.cgroup?.wake();
       sandbox = this.launch(
         standby,
         { folder: job.folder, entry: job.entry, net: job.net, memBytes: job.limits.mem_bytes },
@@ -391,6 +392,7 @@ export class Sandbox {
     const { child, cgroup } = warm.sandbox;
     try {
       cgroup?.limitMemory(job.limits.mem_bytes);
+      cgroup?.wake();
     } catch (err) {
       await warm.destroy();
       return refused(
