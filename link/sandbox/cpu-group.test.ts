@@ -1,6 +1,6 @@
 // A sandbox waits for its job on idle CPU only, and runs its job at the sandbox's weight: real
 // cgroups of this machine, a real warm sandbox.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,4 +72,32 @@ describe("a warm sandbox", () => {
     await sandbox.idle();
     sandbox.removeJobFolder(folder);
   });
+
+  it("boots at the sandbox's weight once a job waits for it", async () => {
+    const small = { ...limits, mem_bytes: 67_108_864 };
+    await sandbox.warm!.ready();
+    sandbox.warm!.want("deny", small.mem_bytes);
+    sandbox.warm!.arm();
+    // Asked for while that boot is on its way: the job waits for it rather than starting cold.
+    const folder = await sandbox.jobFolder({ net: "deny", limits: small });
+    const [pid] = processesOf(folder.id);
+    expect(pid).toBeDefined();
+    expect(cpuIdleOf(pid!)).toBe("0");
+    sandbox.removeJobFolder(folder);
+    await sandbox.idle();
+  });
 });
+
+/** Processes whose command line carries `mark` (a warm sandbox's Node carries its folder's id). */
+function processesOf(mark: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(mark);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

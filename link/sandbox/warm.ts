@@ -61,6 +61,16 @@ export function readiness(warm: WarmSandbox, mark: (ready: boolean) => void): Pr
 
 type Boot = (net: NetPolicy, memBytes: number) => Promise<WarmSandbox>;
 
+/** Gives a booting sandbox its CPU weight (./cpu-group.ts) once a job waits for it. */
+function hurry(warm: WarmSandbox): WarmSandbox {
+  try {
+    warm.sandbox.cgroup?.wake();
+  } catch {
+    // It boots on idle CPU still; its job's own wake (run.ts) refuses the job if that fails too.
+  }
+  return warm;
+}
+
 export class WarmPool {
   /** The memory cap each policy's next warm sandboxes are booted for. */
   private readonly wanted = new Map<NetPolicy, number>();
@@ -154,11 +164,12 @@ export class WarmPool {
   async takeSoon(net: NetPolicy, memBytes: number, waitMs: number): Promise<JobFolder | undefined> {
     const now = this.take(net, memBytes);
     if (now || this.closed) return now;
+    // A job waits on these now: they boot at the sandbox's weight, no longer on idle CPU alone.
     const coming = [
-      ...[...this.bootingOf(net)].map((boot) => boot.then((warm) => warm?.ready)),
+      ...[...this.bootingOf(net)].map((boot) => boot.then((warm) => warm && hurry(warm).ready)),
       ...this.idleOf(net)
         .filter((warm) => warm.memBytes === memBytes && !warm.isReady)
-        .map((warm) => warm.ready),
+        .map((warm) => hurry(warm).ready),
     ];
     if (!coming.length) return undefined;
     let timer: NodeJS.Timeout | undefined;
