@@ -218,6 +218,11 @@ export class JobCgroup {
     await Promise.all(this.dirs.map((dir) => writeFile(path.join(dir, "cgroup.procs"), String(pid))));
   }
 
+  /** Whether the job has a CPU group: its weight is then the group's (tasks in one are outside the autogroups). */
+  get weighsCpu(): boolean {
+    return Boolean(this.cpuDir);
+  }
+
   /** The job has come: its sandbox, idle while it waited, now gets the CPU at SANDBOX_NICE's weight. */
   wake(): void {
     if (this.cpuDir && this.support.cpu) wakeCpuGroup(this.support.cpu, this.cpuDir);

@@ -20,13 +20,14 @@ export class SandboxPid {
   value: number | undefined;
   private text = "";
 
-  constructor(info: Readable) {
+  /** `inCpuGroup`: the sandbox weighs through its CPU group, so its session's autogroup nice counts for nothing. */
+  constructor(info: Readable, inCpuGroup = false) {
     info.on("data", (chunk: Buffer) => {
       if (this.value) return;
       this.text += chunk.toString("utf8");
       try {
         this.value = (JSON.parse(this.text) as { "child-pid"?: number })["child-pid"];
-        if (this.value) lowerSessionPriority(this.value);
+        if (this.value && !inCpuGroup) lowerSessionPriority(this.value);
       } catch {
         // Not all of it yet.
       }

@@ -58,6 +58,9 @@ describe("a warm sandbox", () => {
     const [waiting] = sandbox.warm!.idleSandboxes();
     const pid = waiting!.sandbox.pid.value!;
     expect(cpuIdleOf(pid)).toBe("1");
+    // Outside the autogroups, its session's nice is left as it is: only the group is weighed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readFileSync(`/proc/${pid}/autogroup`, "utf8")).toMatch(/ nice 0$/m);
 
     const folder = sandbox.newJobFolder({ net: "deny", limits });
     writeFileSync(

@@ -1,9 +1,11 @@
 // Tool code runs below the Link's CPU priority, in its task and in its session, and the Link's
-// own session keeps its priority.
+// own session keeps its priority. These sandboxes have no CPU group (cpu-group.test.ts covers
+// those): the session's autogroup is then what the kernel weighs.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Limits } from "./policy";
+import { detectCgroups } from "./cgroup";
 import { SANDBOX_NICE, sessionOf } from "./priority";
 import { Sandbox } from "./run";
 
@@ -11,7 +13,7 @@ const limits: Limits = { wall_ms: 10_000, mem_bytes: 134_217_728 };
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await Sandbox.create({ warm: true });
+  sandbox = await Sandbox.create({ warm: true, cgroups: { ...detectCgroups(), cpu: undefined } });
 });
 
 afterAll(async () => {

@@ -500,7 +500,7 @@ export class Sandbox {
     child.stdin!.on("error", () => {});
     if (input) child.stdin!.end(Buffer.concat([header, input]));
     else child.stdin!.write(header);
-    return { child, cgroup, pid: new SandboxPid(child.stdio[INFO_FD] as Readable) };
+    return { child, cgroup, pid: new SandboxPid(child.stdio[INFO_FD] as Readable, cgroup?.weighsCpu ?? false) };
   }
 }
 
