@@ -2,11 +2,11 @@
 // else v1 memory.limit_in_bytes + memsw + pids.max) made under the Link's own cgroup, with its CPU
 // group where the cpu controller allows (./cpu-group.ts). When neither memory hierarchy is
 // writable the Link falls back to the V8 heap limit plus rlimits, and says so.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { rmdir } from "node:fs/promises";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { canMakeChild, safeRead } from "./cgroup-files";
 import { detectCpuGroups, makeCpuGroup, wakeCpuGroup, type CpuGroups } from "./cpu-group";
 
 export type MemoryEnforcement = "cgroup-v2" | "cgroup-v1" | "heap-rlimit";
@@ -89,27 +89,6 @@ function ownCgroups(): { v2?: string; v1: Map<string, string> } {
   return { v2, v1 };
 }
 
-function canMakeChild(parent: string, files: Record<string, string>): boolean {
-  const probe = path.join(parent, `openvibe-probe-${process.pid}-${randomBytes(3).toString("hex")}`);
-  try {
-    mkdirSync(probe);
-  } catch {
-    return false;
-  }
-  try {
-    for (const [file, value] of Object.entries(files)) writeFileSync(path.join(probe, file), value);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    try {
-      rmdirSync(probe);
-    } catch {
-      // A probe we could make but not remove is harmless; the kernel frees it when empty.
-    }
-  }
-}
-
 export function detectCgroups(): CgroupSupport {
   let mounts: MountedHierarchy[];
   let own: ReturnType<typeof ownCgroups>;
@@ -133,7 +112,13 @@ export function detectCgroups(): CgroupSupport {
           // The no-internal-process rule forbids this when the Link shares its cgroup; fall through.
         }
       }
-      if (canMakeChild(parent, { "memory.max": "67108864", "memory.swap.max": "0", "pids.max": "64" })) {
+      if (
+        canMakeChild(parent, [
+          ["memory.max", "67108864"],
+          ["memory.swap.max", "0"],
+          ["pids.max", "64"],
+        ])
+      ) {
         return withCpu({ enforcement: "cgroup-v2", memoryParent: parent }, detectCpuGroups({ v2Parent: parent }));
       }
     }
@@ -149,7 +134,7 @@ export function detectCgroups(): CgroupSupport {
     const memFiles: Record<string, string> = { "memory.limit_in_bytes": "67108864" };
     if (existsSync(path.join(memoryParent, "memory.memsw.limit_in_bytes")))
       memFiles["memory.memsw.limit_in_bytes"] = "67108864";
-    if (canMakeChild(memoryParent, memFiles) && canMakeChild(pidsParent, { "pids.max": "64" })) {
+    if (canMakeChild(memoryParent, Object.entries(memFiles)) && canMakeChild(pidsParent, [["pids.max", "64"]])) {
       const cpu = mounts.find((m) => m.version === 1 && m.controllers.includes("cpu"));
       const cpuPath = own.v1.get("cpu");
       const v1Parent = cpu && cpuPath !== undefined ? path.join(cpu.mountPoint, cpuPath) : undefined;
@@ -160,14 +145,6 @@ export function detectCgroups(): CgroupSupport {
 }
 
 const withCpu = (support: CgroupSupport, cpu: CpuGroups | null): CgroupSupport => (cpu ? { ...support, cpu } : support);
-
-function safeRead(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-}
 
 /** One job's cgroup(s). Made before the sandbox starts; the sandbox's init joins before it runs anything. */
 export class JobCgroup {

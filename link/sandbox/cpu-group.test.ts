@@ -1,11 +1,12 @@
 // A sandbox waits for its job on idle CPU only, and runs its job at the sandbox's weight: real
 // cgroups of this machine, a real warm sandbox.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detectCgroups, JobCgroup } from "./cgroup";
 import { Sandbox } from "./run";
+import { processesOf } from "../../test/helpers/processes";
 
 const support = detectCgroups();
 const limits = { wall_ms: 10_000, mem_bytes: 134_217_728 };
@@ -90,17 +91,3 @@ describe("a warm sandbox", () => {
     await sandbox.idle();
   });
 });
-
-/** Processes whose command line carries `mark` (a warm sandbox's Node carries its folder's id). */
-function processesOf(mark: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(mark);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}

@@ -6,9 +6,9 @@
 //
 // Tasks in a cpu cgroup of their own are outside the kernel's session autogroups, so the group's
 // weight replaces the autogroup nice that priority.ts sets for a sandbox in the root group.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { canMakeChild, safeRead, writeAll, type CgroupWrite } from "./cgroup-files";
 
 /** Where job CPU groups are made: a v1 cpu hierarchy folder, or (v2) the job cgroups' own parent. */
 export type CpuGroups = { version: 1 | 2; parent: string };
@@ -21,39 +21,16 @@ const NICE = 10;
  * The files a job CPU group is set up with while it waits, and what its job turns them to, in
  * order: an idle group has the kernel's idle weight and refuses another until it is idle no more.
  */
-function settings(version: 1 | 2): { waiting: Record<string, string>; running: Record<string, string> } {
-  const weight: Record<string, string> =
-    version === 1 ? { "cpu.shares": String(SHARES_AT_NICE_10) } : { "cpu.weight.nice": String(NICE) };
-  return { waiting: { "cpu.idle": "1" }, running: { "cpu.idle": "0", ...weight } };
+function settings(version: 1 | 2): { waiting: CgroupWrite[]; running: CgroupWrite[] } {
+  const weight: CgroupWrite =
+    version === 1 ? ["cpu.shares", String(SHARES_AT_NICE_10)] : ["cpu.weight.nice", String(NICE)];
+  return { waiting: [["cpu.idle", "1"]], running: [["cpu.idle", "0"], weight] };
 }
 
-function writable(dir: string, files: Record<string, string>): boolean {
-  try {
-    for (const [file, value] of Object.entries(files)) writeFileSync(path.join(dir, file), value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a child of `parent` takes both settings (probed with a folder made and removed). */
-function probe(version: 1 | 2, parent: string): boolean {
-  const dir = path.join(parent, `openvibe-probe-cpu-${process.pid}-${randomBytes(3).toString("hex")}`);
-  try {
-    mkdirSync(dir);
-  } catch {
-    return false;
-  }
-  try {
-    const { waiting, running } = settings(version);
-    return writable(dir, waiting) && writable(dir, running);
-  } finally {
-    try {
-      rmdirSync(dir);
-    } catch {
-      // Empty, so the kernel frees it; nothing to do.
-    }
-  }
+/** Whether a child of `parent` takes both settings, one after the other. */
+function takesSettings(version: 1 | 2, parent: string): boolean {
+  const { waiting, running } = settings(version);
+  return canMakeChild(parent, [...waiting, ...running]);
 }
 
 /**
@@ -64,27 +41,19 @@ function probe(version: 1 | 2, parent: string): boolean {
 export function detectCpuGroups(opts: { v2Parent?: string; v1Parent?: string }): CpuGroups | null {
   if (opts.v2Parent) {
     const parent = opts.v2Parent;
-    const controllers = readText(path.join(parent, "cgroup.controllers")).split(/\s+/);
+    const controllers = safeRead(path.join(parent, "cgroup.controllers")).split(/\s+/);
     if (controllers.includes("cpu")) {
-      if (!readText(path.join(parent, "cgroup.subtree_control")).split(/\s+/).includes("cpu")) {
-        writable(parent, { "cgroup.subtree_control": "+cpu" });
+      if (!safeRead(path.join(parent, "cgroup.subtree_control")).split(/\s+/).includes("cpu")) {
+        writeAll(parent, [["cgroup.subtree_control", "+cpu"]]);
       }
-      if (probe(2, parent)) return { version: 2, parent };
+      if (takesSettings(2, parent)) return { version: 2, parent };
     }
     return null;
   }
-  if (opts.v1Parent && existsSync(path.join(opts.v1Parent, "cpu.idle")) && probe(1, opts.v1Parent)) {
+  if (opts.v1Parent && existsSync(path.join(opts.v1Parent, "cpu.idle")) && takesSettings(1, opts.v1Parent)) {
     return { version: 1, parent: opts.v1Parent };
   }
   return null;
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
 }
 
 /**
@@ -99,7 +68,7 @@ export function makeCpuGroup(groups: CpuGroups, name: string, v2Dir: string): { 
   } catch {
     return null;
   }
-  if (writable(dir, settings(groups.version).waiting)) return { dir, made: groups.version === 1 };
+  if (writeAll(dir, settings(groups.version).waiting)) return { dir, made: groups.version === 1 };
   if (groups.version === 1) {
     try {
       rmdirSync(dir);
@@ -112,6 +81,5 @@ export function makeCpuGroup(groups: CpuGroups, name: string, v2Dir: string): { 
 
 /** The job has come: from now its sandbox weighs like a task at SANDBOX_NICE, idle no more. Throws if it cannot. */
 export function wakeCpuGroup(groups: CpuGroups, dir: string): void {
-  for (const [file, value] of Object.entries(settings(groups.version).running))
-    writeFileSync(path.join(dir, file), value);
+  for (const [file, value] of settings(groups.version).running) writeFileSync(path.join(dir, file), value);
 }

@@ -1,12 +1,13 @@
 // Real tools in the real sandbox: what a tool cannot do, what it gets when it behaves. Every test
 // runs twice: in a sandbox started for the job (cold) and in one booted before it (warm).
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobResult, Limits, NetPolicy } from "./policy";
 import { Sandbox } from "./run";
 import { tempDir } from "../../test/helpers/temp-dir";
+import { processesOf } from "../../test/helpers/processes";
 
 const TEST_HOST = "api.openvibe.test";
 let sandbox: Sandbox;
@@ -99,20 +100,6 @@ function allDenied(output: unknown): void {
   for (const [name, outcome] of Object.entries(output as Record<string, { got?: unknown; denied?: string }>)) {
     expect(outcome, name).toHaveProperty("denied");
   }
-}
-
-/** Processes anywhere on the machine whose command line carries one of the job's marks. */
-function processesOf(marks: string[]): number[] {
-  const found: number[] = [];
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (marks.some((mark) => cmdline.includes(mark))) found.push(Number(pid));
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  return found;
 }
 
 describe.each(["cold", "warm"] as const)("%s", (mode) => {
@@ -321,7 +308,7 @@ describe.each(["cold", "warm"] as const)("%s", (mode) => {
       const job = await start(mode, `setInterval(() => {}, 1000); while (true) {}`, { wall_ms: 1500 });
       let seen: number[] = [];
       while (seen.length < 2 && Date.now() - started < 1400) {
-        seen = processesOf(job.marks);
+        seen = processesOf(...job.marks);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       // bwrap, the namespace's init and the tool itself were all there while it ran...
@@ -330,7 +317,7 @@ describe.each(["cold", "warm"] as const)("%s", (mode) => {
       expect(result.status).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(4000);
       // ...and none of them is left.
-      expect(processesOf(job.marks)).toEqual([]);
+      expect(processesOf(...job.marks)).toEqual([]);
     });
 
     it("exceed its memory: Buffers outside the heap, and the heap", async () => {

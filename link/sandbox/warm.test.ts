@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobResult, Limits, NetPolicy } from "./policy";
 import { Sandbox } from "./run";
+import { processesOf } from "../../test/helpers/processes";
 
 let sandbox: Sandbox;
 const limits: Limits = { wall_ms: 10_000, mem_bytes: 134_217_728 };
@@ -16,20 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close();
 });
-
-/** Processes whose command line carries `mark`. */
-function processesOf(mark: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(mark);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function runWarm(
   files: Record<string, string>,
