@@ -30,6 +30,8 @@ function makePool(max: number, options?: string): pg.Pool {
   return pool;
 }
 
+export const HOT_PATH_SETTINGS = "-c plan_cache_mode=force_generic_plan -c enable_seqscan=off";
+
 /**
  * The pool for raw SQL on hot paths (agent calls, Links), bounded like the client's and half its
  * size, so those statements skip the ORM's work per query. Idle connections never keep a process
@@ -38,10 +40,13 @@ function makePool(max: number, options?: string): pg.Pool {
  * every call (1.2–1.5 ms of its CPU in each bind, measured with log_min_duration_statement), as a
  * plan for the actual array lengths always looks cheaper than the generic one. None of them has a
  * value whose best plan differs (no LIKE pattern, no text search): those go to `searchPool`.
+ * A plan made while a table is small would read it whole (a sequential scan looks cheapest then)
+ * and keep doing so as it grows: every statement here reaches its rows by key, so sequential scans
+ * are priced out (PostgreSQL still takes one where no index serves).
  */
 export function sqlPool(): pg.Pool {
   if (holder.openvibeSqlPool && !holder.openvibeSqlPool.ended) return holder.openvibeSqlPool;
-  const pool = makePool(Math.max(2, Math.ceil(config().DB_POOL_MAX / 2)), "-c plan_cache_mode=force_generic_plan");
+  const pool = makePool(Math.max(2, Math.ceil(config().DB_POOL_MAX / 2)), HOT_PATH_SETTINGS);
   return (holder.openvibeSqlPool = pool);
 }
 

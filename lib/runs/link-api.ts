@@ -68,15 +68,17 @@ export function jobForLink(job: ClaimedJob) {
   });
 }
 
-// $1 the Link, $2 since when. Driven from the few retired or failed versions, each probed for a
-// job this Link was handed since then, so a poll costs the same however many jobs the Link ran. A
-// version retired before the window had no job made in it (a call is refused once its version is
-// retired; the minute covers a call read just before).
+// $1 the Link, $2 since when. Driven from the few retired or failed versions (by their indexes),
+// each probed for a job this Link was handed since then, so a poll costs the same however many jobs
+// the Link ran. The probe is a subquery of its own, so no plan can turn it round and walk the
+// Link's jobs instead. A version retired before the window had no job made in it (a call is
+// refused once its version is retired; the minute covers a call read just before).
 const REVOKED_SQL = `
   SELECT v.integrity FROM "SkillVersion" AS v
   WHERE (v."retiredAt" > $2::timestamp - interval '1 minute' OR v.status = 'failed')
-    AND EXISTS (SELECT 1 FROM "RunJob" AS j
-                 WHERE j."versionId" = v.id AND j."linkId" = $1 AND j."createdAt" > $2::timestamp)
+    AND COALESCE((SELECT true FROM "RunJob" AS j
+                   WHERE j."versionId" = v.id AND j."linkId" = $1 AND j."createdAt" > $2::timestamp
+                   LIMIT 1), false)
   LIMIT 256`;
 
 /** Integrity hashes of retired or failed versions whose jobs this Link was given recently. */

@@ -44,11 +44,19 @@ export type StartFacts = {
 export type ClaimedMedia = { id: string; sha256: string; sizeBytes: number; storageKey: string; inline: string | null };
 
 /** `started`: the claim started it too (its lease is then the running one). */
-export type Claimed = ClaimedJob & { leaseExpiresAt: Date; atStart: StartFacts; media: ClaimedMedia[]; started: boolean };
+export type Claimed = ClaimedJob & {
+  leaseExpiresAt: Date;
+  atStart: StartFacts;
+  media: ClaimedMedia[];
+  started: boolean;
+};
 
 /** How many of the oldest claimable jobs one claim weighs against each other for fairness. */
 const CLAIM_WINDOW = 64;
 
+// Planned once per connection (a generic plan), perhaps while the tables' statistics are few: rows
+// past the window of queued jobs are reached by primary or unique key only (an IS NOT DISTINCT FROM
+// test is one no index serves), so the claim's work follows the queue, never the history.
 // $1 the Link, $2 now, $3 the window, $4 max, $5 the memory free (or null), $6 the start lease,
 // $7 whether to start the plainly runnable ones, $8 the running lease, $9-$11 the job class and
 // runner artifact a Link runs.
@@ -70,11 +78,14 @@ const CLAIM_SQL = `
     FROM window_
   ), turns AS (
     SELECT id, own, ROW_NUMBER() OVER (ORDER BY own DESC, turn, "createdAt", id) AS place FROM turn
+  ), ordered AS MATERIALIZED (
+    SELECT array_agg(id ORDER BY place) AS ids FROM turns
   ), taken AS (
     -- Only the rows taken are locked, in turn order; one another claim holds is passed over.
-    SELECT j.id, j."memBytes", turns.own, turns.place FROM "RunJob" AS j JOIN turns ON turns.id = j.id
-    WHERE j.state = 'queued'
-    ORDER BY turns.place
+    SELECT j.id, j."memBytes", (j."userId" = me."userId") AS own, array_position(o.ids, j.id) AS place
+    FROM "RunJob" AS j, ordered AS o, me
+    WHERE j.id = ANY((SELECT ids FROM ordered)::text[]) AND j.state = 'queued'
+    ORDER BY 4
     LIMIT $4::int
     FOR UPDATE OF j SKIP LOCKED
   ), candidate AS (
@@ -85,10 +96,11 @@ const CLAIM_SQL = `
   ), startable AS (
     SELECT candidate.id FROM candidate
     JOIN "RunJob" AS j ON j.id = candidate.id
-    JOIN "SkillVersion" AS v ON v.id = j."versionId"
-    JOIN "Install" AS i ON i."userId" = j."userId" AND i."versionId" = v.id
-    WHERE $7::boolean AND v."retiredAt" IS NULL AND v.status = 'passed' AND i.enabled
-      AND j.class = $9 AND j."artifactName" = $10 AND j."artifactVersion" = $11
+    WHERE $7::boolean AND j.class = $9 AND j."artifactName" = $10 AND j."artifactVersion" = $11
+      AND COALESCE((SELECT v."retiredAt" IS NULL AND v.status = 'passed' AND i.enabled
+                      FROM "SkillVersion" AS v
+                      JOIN "Install" AS i ON i."userId" = j."userId" AND i."skillId" = v."skillId" AND i."versionId" = v.id
+                     WHERE v.id = j."versionId"), false)
   ), claimed AS (
     UPDATE "RunJob" AS j
     SET state = (CASE WHEN startable.id IS NULL THEN 'placed' ELSE 'running' END)::"JobState", "linkId" = $1,
@@ -104,7 +116,7 @@ const CLAIM_SQL = `
               j.state = 'running' AS started
   ), stepped AS (
     UPDATE "Step" AS st SET status = 'running', "updatedAt" = $2::timestamp
-    FROM claimed WHERE st.id = claimed."stepId" AND claimed.started AND st.status = 'queued'
+    WHERE st.id = ANY(ARRAY(SELECT "stepId" FROM claimed WHERE started)) AND st.status IS NOT DISTINCT FROM 'queued'
     RETURNING st.id
   )
   SELECT c.*, EXISTS (SELECT 1 FROM stepped WHERE stepped.id = c."stepId") AS "stepMoved", v.version, v.integrity, sk.slug, v."retiredAt" IS NOT NULL AS retired, v.status::text AS status,
@@ -113,12 +125,12 @@ const CLAIM_SQL = `
                                                      'storageKey', m."storageKey",
                                                      'inline', encode(m."inlineBytes", 'base64'))), '[]'::json)
             FROM "MediaObject" AS m
-           WHERE m.id IN (SELECT e->>'media_id' FROM jsonb_array_elements(c.inputs) AS e)) AS media
+           WHERE m.id = ANY(ARRAY(SELECT e->>'media_id' FROM jsonb_array_elements(c.inputs) AS e))) AS media
   FROM claimed AS c
   JOIN "SkillVersion" AS v ON v.id = c."versionId"
   JOIN "Skill" AS sk ON sk.id = v."skillId"
   LEFT JOIN "Listing" AS l ON l."versionId" = v.id
-  LEFT JOIN "Install" AS i ON i."userId" = c."userId" AND i."versionId" = v.id
+  LEFT JOIN "Install" AS i ON i."userId" = c."userId" AND i."skillId" = v."skillId" AND i."versionId" IS NOT DISTINCT FROM v.id
   ORDER BY c.place`;
 
 type ClaimRow = Omit<ClaimedJob, "memBytes" | "expiresAt" | "version"> & {
@@ -277,7 +289,7 @@ export async function startClaimedJobs(linkId: string, jobIds: string[], now = n
 export async function markHandedWith(resultJobId: string, jobIds: string[], linkId: string): Promise<void> {
   await sqlPool().query({
     name: "run-handed-with",
-    text: `UPDATE "RunJob" SET "handedWith" = $1 WHERE id = ANY($2::text[]) AND "linkId" = $3`,
+    text: `UPDATE "RunJob" SET "handedWith" = $1 WHERE id = ANY($2::text[]) AND "linkId" IS NOT DISTINCT FROM $3`,
     values: [resultJobId, jobIds, linkId],
   });
 }

@@ -19,7 +19,9 @@ import { JOB_TRANSITIONS, jobMayMove } from "./table";
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
 const FINISH = { ok: JOB_TRANSITIONS.succeed, failed: JOB_TRANSITIONS.fail };
 
-// The allowance first and the person's row (the refund's trigger) after it, the order a submission
+// Each table is reached by its primary key alone (the Link's and the placement's tests are not
+// indexable): a generic plan made while a table's statistics were few must not walk an index of
+// the Link's whole history. The allowance first and the person's row (the refund's trigger) after it, the order a submission
 // takes them in; the step last, after its job, as every transition does.
 const finishSql = (transition: (typeof FINISH)[keyof typeof FINISH]) => `
   WITH j AS (
@@ -27,7 +29,7 @@ const finishSql = (transition: (typeof FINISH)[keyof typeof FINISH]) => `
        SET state = '${transition.to}', "resultStatus" = $3, output = $4::jsonb, stderr = $5, "exitCode" = $6::int,
            "wallMsUsed" = $7::int, "maxRssBytes" = $8::bigint, attestation = $9::jsonb, "costMicros" = $10::bigint,
            "finishedAt" = $11::timestamp, "leaseExpiresAt" = NULL
-     WHERE id = $1 AND "linkId" = $2 AND state IN (${inList(transition.from)})
+     WHERE id = $1 AND "linkId" IS NOT DISTINCT FROM $2 AND state IN (${inList(transition.from)})
        AND placement IS NOT DISTINCT FROM $12::"Placement"
     RETURNING id, "stepId", "userId"
   ), allowance AS (
@@ -48,8 +50,7 @@ const finishSql = (transition: (typeof FINISH)[keyof typeof FINISH]) => `
     UPDATE "Step" AS s
        SET status = '${transition.step.to}', result = $19::jsonb, "wallMs" = $7::int, "exitStatus" = $3, message = $20,
            "updatedAt" = $11::timestamp
-      FROM j
-     WHERE s.id = j."stepId" AND s.status IN (${inList(transition.step.from)})
+     WHERE s.id = (SELECT "stepId" FROM j) AND s.status IN (${inList(transition.step.from)})
     RETURNING s.id
   )
   SELECT j."stepId", j."userId", (SELECT count(*) FROM step) > 0 AS "stepMoved"
