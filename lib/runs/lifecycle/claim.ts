@@ -82,8 +82,9 @@ const CLAIM_SQL = `
     SELECT array_agg(id ORDER BY place) AS ids FROM turns
   ), taken AS (
     -- Only the rows taken are locked, in turn order; one another claim holds is passed over.
-    SELECT j.id, j."memBytes", (j."userId" = me."userId") AS own, array_position(o.ids, j.id) AS place
-    FROM "RunJob" AS j, ordered AS o, me
+    SELECT j.id, j."memBytes", (j."userId" = me."userId") AS own,
+           array_position((SELECT ids FROM ordered), j.id) AS place
+    FROM "RunJob" AS j, me
     WHERE j.id = ANY((SELECT ids FROM ordered)::text[]) AND j.state = 'queued'
     ORDER BY 4
     LIMIT $4::int

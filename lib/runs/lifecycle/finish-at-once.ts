@@ -21,8 +21,8 @@ const FINISH = { ok: JOB_TRANSITIONS.succeed, failed: JOB_TRANSITIONS.fail };
 
 // Each table is reached by its primary key alone (the Link's and the placement's tests are not
 // indexable): a generic plan made while a table's statistics were few must not walk an index of
-// the Link's whole history. The allowance first and the person's row (the refund's trigger) after it, the order a submission
-// takes them in; the step last, after its job, as every transition does.
+// the Link's whole history. The allowance first and the person's row (the refund's trigger) after
+// it, the order a submission takes them in; the step last, after its job, as every transition does.
 const finishSql = (transition: (typeof FINISH)[keyof typeof FINISH]) => `
   WITH j AS (
     UPDATE "RunJob"

@@ -14,6 +14,9 @@ let token: string;
 let skill: string;
 let finished: string;
 let copies = 0;
+/** Finished jobs at first (ten times as many later), and calls queued for the claim to weigh. */
+const HISTORY = 100;
+const QUEUED = 30;
 
 /** `n` more copies of the finished job, its step and a stored object, as a long-used Link leaves. */
 async function addHistory(n: number): Promise<void> {
@@ -38,8 +41,6 @@ async function addHistory(n: number): Promise<void> {
     `, 'storageKey', r."storageKey" || '-h' || g`,
   );
 }
-const HISTORY = 100;
-const QUEUED = 30;
 
 type PlanNode = {
   "Node Type": string;
